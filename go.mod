@@ -1,0 +1,3 @@
+module github.com/scoutdev/scout
+
+go 1.26.7
