@@ -2,4 +2,13 @@ module github.com/scoutdev/scout
 
 go 1.26.7
 
-require golang.org/x/sys v0.47.0
+require (
+	github.com/go-json-experiment/json v1.27.2
+	github.com/spf13/cobra v1.10.2
+	golang.org/x/sys v0.47.0
+)
+
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+)

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scoutdev/scout/backend"
+)
+
+// exitCode is an error that carries the process's exit code and has already
+// said whatever it had to say.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func asExitCode(err error, ec *exitCode) bool { return errors.As(err, ec) }
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "scout",
+		Short:         "A keyboard-first picker for files, agent sessions and model providers",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newBackendCmd(), newVersionCmd())
+	return root
+}
+
+func newBackendCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "backend",
+		Short: "Run the discovery backend on stdin/stdout (spawned by the picker)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			wd, err := os.Getwd()
+			if err != nil {
+				return errors.New("cannot determine the working directory")
+			}
+			return backend.Run(backend.Options{Workspace: wd, Stderr: os.Stderr}, os.Stdin, os.Stdout)
+		},
+	}
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print scout's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintf(cmd.OutOrStdout(), "scout %s (protocol 1)\n", backend.Version)
+		},
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package scouttest
+
+const raceEnabled = true
