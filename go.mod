@@ -3,6 +3,7 @@ module github.com/scoutdev/scout
 go 1.26.7
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/go-json-experiment/json v1.27.2
 	github.com/spf13/cobra v1.10.2
