@@ -1,7 +1,6 @@
 package files
 
 import (
-		"strings"
 	"time"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -59,8 +58,8 @@ func Report(id string, gen int64, r *Result, maxBytes int) (*wire.ProjectFilesRe
 	}
 	for {
 		res := &wire.ProjectFilesResult{CommandID: id, Generation: gen, Entries: r.Ordered(keep), Truncated: truncated}
-		if base+sum+1 < maxBytes/2 {
-			return res, nil // far from the bound; the estimate is exact anyway
+		if base+sum+1 <= maxBytes-verifyMargin {
+			return res, nil // clear of the bound: the estimate is exact anyway
 		}
 		n, err := lineSize(id, gen, res.Entries, truncated)
 		if err != nil {
@@ -75,6 +74,11 @@ func Report(id string, gen int64, r *Result, maxBytes int) (*wire.ProjectFilesRe
 	}
 }
 
+// verifyMargin: a report whose estimated line comes this close to the byte
+// bound is encoded once more to confirm it fits. The estimate is exact by
+// construction; this is a guard against a change in the encoder.
+const verifyMargin = 64 << 10
+
 // entrySize is the encoded size of one entry plus its separating comma,
 // computed without encoding in the usual case.
 func entrySize(path string, dir bool) int {
@@ -82,13 +86,25 @@ func entrySize(path string, dir bool) int {
 	if dir {
 		kind = len(`,{"path":"","kind":"directory"}`)
 	}
-	if strings.ContainsAny(path, "\"\\<>&\u2028\u2029") {
+	if needsEscape(path) {
 		b, err := wire.Marshal(path)
 		if err == nil {
 			return kind + len(b) - 2
 		}
 	}
 	return kind + len(path)
+}
+
+// needsEscape reports bytes the encoder might escape: quote, backslash,
+// HTML-sensitive ASCII, and the lead bytes of U+2028/U+2029.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '<', '>', '&', 0xe2:
+			return true
+		}
+	}
+	return false
 }
 
 // LineSize is the length of the response line carrying these entries,

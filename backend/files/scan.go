@@ -71,7 +71,7 @@ type node struct {
 	frame    *policy.Frame
 	children []child
 	examined int
-	overflow bool // more names than the budget the reader was given
+	overflow bool                        // more names than the budget the reader was given
 	dir      atomic.Pointer[fsguard.Dir] // held for the children, or nil
 	pending  atomic.Int32                // queued child directories not yet opened
 }

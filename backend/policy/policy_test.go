@@ -92,6 +92,10 @@ var gitFixture = []string{
 	"sub/deep/.gitignore << !*.txt\nimportant.txt\n",
 	"sub/deep/u.txt", "sub/deep/important.txt", "sub/deep/v.log",
 	"ex/excluded-by-info", "ex/kept",
+	"lits/.gitignore << Makefile\n*.o\ndoc?\n[ab].c\n!b.c\nvendor/\n*.d/\n",
+	"lits/Makefile", "lits/x/Makefile", "lits/m.o", "lits/x/y/n.o", "lits/docs", "lits/doc1", "lits/a.c", "lits/b.c", "lits/c.c",
+	"lits/vendor/v", "lits/x/vendor/w", "lits/vendor.go", "lits/dep.d/z", "lits/file.d",
+	"lits/x/.gitignore << !Makefile\n!*.o\n",
 }
 
 func TestIgnoreMatchesGit(t *testing.T) {
