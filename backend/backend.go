@@ -33,7 +33,7 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	ff := newFilesFeature(loadWorkspace(opts.Workspace, opts.Getenv, opts.Stderr))
+	ff := newFilesFeature(loadWorkspace(opts.Workspace, opts.Getenv, opts.Stderr), opts.Getenv)
 	srv := server.New(server.Options{
 		Info:      wire.ServerInfo{Name: "scout", Version: Version},
 		Log:       opts.Stderr,

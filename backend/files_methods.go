@@ -3,7 +3,9 @@ package backend
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/scoutdev/scout/backend/config"
@@ -21,13 +23,30 @@ type filesFeature struct {
 	ws  *workspaceState
 	srv *server.Server
 
+	// stall makes the first scan goroutine sleep first, ignoring
+	// cancellation, like a worker stuck in a system call (tests only, see
+	// debugStallEnv).
+	stall atomic.Int64
+
 	mu       sync.Mutex
 	scanning bool                   // the one physical scan slot (PROTOCOL §5)
 	gens     map[*server.Call]int64 // generation each policy-bound request runs under
 }
 
-func newFilesFeature(ws *workspaceState) *filesFeature {
-	return &filesFeature{ws: ws, gens: map[*server.Call]int64{}}
+// debugStallEnv, with server.DebugEnv set to "1", makes the process's first
+// scan stall for that many milliseconds before reading anything, so tests
+// can observe busy, cancellation, scan_timeout and status while a scan
+// worker is stuck.
+const debugStallEnv = "SCOUT_DEBUG_SCAN_STALL_MS"
+
+func newFilesFeature(ws *workspaceState, getenv func(string) string) *filesFeature {
+	f := &filesFeature{ws: ws, gens: map[*server.Call]int64{}}
+	if getenv(server.DebugEnv) == "1" {
+		if ms, err := strconv.Atoi(getenv(debugStallEnv)); err == nil && ms > 0 {
+			f.stall.Store(int64(ms) * int64(time.Millisecond))
+		}
+	}
+	return f
 }
 
 func (f *filesFeature) register(srv *server.Server) {
@@ -107,6 +126,7 @@ func (f *filesFeature) projectFiles(ctx context.Context, c *server.Call) (any, e
 	started = true
 	go func() {
 		defer f.releaseScan()
+		time.Sleep(time.Duration(f.stall.Swap(0)))
 		res, err := files.Scan(scanCtx, f.ws.root, pol, files.DefaultLimits)
 		done <- outcome{res, err}
 	}()
