@@ -40,5 +40,6 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 	if opts.Getenv(server.DebugEnv) == "1" {
 		srv.RegisterDebug()
 	}
+	registerCatalog(srv, opts)
 	return srv.Serve(in, out)
 }

@@ -58,10 +58,10 @@ func cleanName(s string) string {
 	space := false
 	for _, r := range s {
 		switch {
-		case r == utf8.RuneError || unsafeRune(r):
-			continue
 		case unicode.IsSpace(r):
 			space = len(out) > 0
+			continue
+		case r == utf8.RuneError || unsafeRune(r):
 			continue
 		}
 		if space {
