@@ -62,6 +62,10 @@ type Options struct {
 	Env   []string // extra environment, appended to the parent's
 	Debug bool     // sets SCOUT_DEBUG_METHODS=1
 	Args  []string // defaults to ["backend"]
+	// Credential, when set, runs the backend under another uid/gid (tests
+	// run as root, and only an unprivileged process meets permission
+	// errors). The binary's directory is readable by everyone.
+	Credential *syscall.Credential
 }
 
 // Proc is a running `scout backend` with its real pipes.
@@ -107,6 +111,9 @@ func Start(t testing.TB, opts Options) *Proc {
 	cmd := exec.Command(bin, opts.Args...)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(os.Environ(), opts.Env...)
+	if opts.Credential != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: opts.Credential}
+	}
 	if opts.Debug {
 		cmd.Env = append(cmd.Env, "SCOUT_DEBUG_METHODS=1")
 	}
