@@ -155,3 +155,17 @@ func startFake(t *testing.T) *fakeprovider.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// callUntilNotBusy calls method until the answer is not busy (a worker that
+// was cancelled keeps its admission slot until it has returned).
+func callUntilNotBusy(t *testing.T, p *scouttest.Proc, method string, params any) scouttest.Msg {
+	t.Helper()
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for {
+		m := p.Call(method, params)
+		if m.Code() != wire.CodeBusy || time.Now().After(deadline) {
+			return m
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -212,7 +212,9 @@ func TestRefreshCancelled(t *testing.T) {
 	if got := mustRead(t, cachePath(home, "slow")); !bytes.Equal(got, old) {
 		t.Fatalf("cache changed:\n%s", got)
 	}
-	if m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "slow", "model": "m", "effort": nil, "revision": cat.Revision}); m.Code() != wire.CodeSelectionStale {
+	// The cancelled worker holds the selection slot until it has returned:
+	// busy until then means "retry later".
+	if m := callUntilNotBusy(t, p, wire.MethodModelSelect, map[string]any{"provider": "slow", "model": "m", "effort": nil, "revision": cat.Revision}); m.Code() != wire.CodeSelectionStale {
 		t.Errorf("select with a revision from before the refresh: %s", m.Raw)
 	}
 	if after := catalogPage(t, p, nil); after.Revision == cat.Revision || len(after.Choices) != 1 {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/scoutdev/scout/backend/wire"
 )
@@ -39,23 +38,6 @@ type Cache struct {
 	Entries     []Entry `json:"entries"`
 }
 
-// cacheSchema is the closed schema a cache is decoded with: every member is
-// required (a pointer that stays nil is missing).
-type cacheSchema struct {
-	Format      *string        `json:"format"`
-	Provider    *string        `json:"provider"`
-	Fingerprint *string        `json:"fingerprint"`
-	FetchedAt   *string        `json:"fetched_at"`
-	Entries     *[]entrySchema `json:"entries"`
-}
-
-type entrySchema struct {
-	ID            *string   `json:"id"`
-	Name          *string   `json:"name"`
-	Efforts       *[]string `json:"efforts"`
-	ContextWindow *int64    `json:"context_window"`
-}
-
 var fingerprintPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // ParseCache classifies a cache's bytes for provider p in the order of
@@ -77,64 +59,38 @@ var fingerprintPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 //
 // The caller bounds the size (MaxCacheBytes) before calling.
 func ParseCache(p *Provider, data []byte) (status string, entries []Entry) {
-	if !formatOK(data) {
+	doc, formatOK, schemaOK, err := decodeCache(data)
+	if err != nil || !formatOK {
 		return wire.CatalogInvalidFormat, nil
 	}
-	var doc cacheSchema
-	if json.Unmarshal(data, &doc, json.RejectUnknownMembers(true)) != nil || !schemaOK(&doc, p.ID) {
+	if !schemaOK || !schemaValid(doc, p.ID) {
 		return wire.CatalogInvalidSchema, nil
 	}
-	if *doc.Fingerprint != p.Fingerprint() {
+	if doc.Fingerprint != p.Fingerprint() {
 		return wire.CatalogIncompatibleFingerprint, nil
 	}
-	if len(*doc.Entries) == 0 {
+	if len(doc.Entries) == 0 {
 		return wire.CatalogEmptyCache, nil
 	}
-	entries = make([]Entry, len(*doc.Entries))
-	seen := make(map[string]struct{}, len(entries))
-	for i, e := range *doc.Entries {
-		if _, dup := seen[*e.ID]; dup || !ValidModelID(*e.ID) {
+	seen := make(map[string]struct{}, len(doc.Entries))
+	for _, e := range doc.Entries {
+		if _, dup := seen[e.ID]; dup || !ValidModelID(e.ID) {
 			return wire.CatalogInvalidSchema, nil
 		}
-		seen[*e.ID] = struct{}{}
-		entries[i] = Entry{ID: *e.ID, Name: *e.Name, Efforts: *e.Efforts, ContextWindow: *e.ContextWindow}
+		seen[e.ID] = struct{}{}
 	}
-	return wire.CatalogAvailable, entries
+	return wire.CatalogAvailable, doc.Entries
 }
 
-// formatOK reports whether data is one strict JSON object whose format
-// member is the string CacheFormat.
-func formatOK(data []byte) bool {
-	v := jsontext.Value(data)
-	if !v.IsValid() || v.Kind() != '{' {
+func schemaValid(doc *Cache, id string) bool {
+	if doc.Provider != id || !fingerprintPattern.MatchString(doc.Fingerprint) || len(doc.Entries) > MaxModels {
 		return false
 	}
-	var head struct {
-		Format jsontext.Value `json:"format"`
-	}
-	if json.Unmarshal(data, &head) != nil || head.Format.Kind() != '"' {
+	if _, err := time.Parse(time.RFC3339, doc.FetchedAt); err != nil {
 		return false
 	}
-	var format string
-	return json.Unmarshal(head.Format, &format) == nil && format == CacheFormat
-}
-
-func schemaOK(doc *cacheSchema, id string) bool {
-	if doc.Provider == nil || doc.Fingerprint == nil || doc.FetchedAt == nil || doc.Entries == nil {
-		return false
-	}
-	if *doc.Provider != id || !fingerprintPattern.MatchString(*doc.Fingerprint) {
-		return false
-	}
-	if _, err := time.Parse(time.RFC3339, *doc.FetchedAt); err != nil {
-		return false
-	}
-	if len(*doc.Entries) > MaxModels {
-		return false
-	}
-	for _, e := range *doc.Entries {
-		if e.ID == nil || e.Name == nil || e.Efforts == nil || e.ContextWindow == nil ||
-			!validName(*e.Name) || !validEfforts(*e.Efforts) || *e.ContextWindow < 0 {
+	for _, e := range doc.Entries {
+		if !validName(e.Name) || !validEfforts(e.Efforts) {
 			return false
 		}
 	}

@@ -26,7 +26,7 @@ func startFake(t *testing.T) *fakeprovider.Server {
 
 // newService is a Service over a fresh home with the given providers and
 // the key "k" in $KEY.
-func newService(t *testing.T, opts Options, providers ...Provider) (*Service, string) {
+func newService(t testing.TB, opts Options, providers ...Provider) (*Service, string) {
 	t.Helper()
 	home := filepath.Join(t.TempDir(), "home")
 	opts.Home = home
@@ -37,7 +37,7 @@ func newService(t *testing.T, opts Options, providers ...Provider) (*Service, st
 	return New(opts), home
 }
 
-func writeFile(t *testing.T, path string, data []byte) {
+func writeFile(t testing.TB, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func writeFile(t *testing.T, path string, data []byte) {
 	}
 }
 
-func readFile(t *testing.T, path string) []byte {
+func readFile(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -45,7 +47,9 @@ func TestRefreshReasons(t *testing.T) {
 		l.Close()
 		return "http://" + addr + "/v1"
 	}()
-	tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
+	tlsSrv.StartTLS()
 	t.Cleanup(tlsSrv.Close)
 	scenarios := map[string]fakeprovider.Scenario{
 		"ok":          fakeprovider.Success("m1", "m2", "m1"),

@@ -89,15 +89,20 @@ func choicesOf(ps *providerScan) []wire.Choice {
 	if ps.status != wire.CatalogAvailable {
 		return nil
 	}
-	byID := make(map[string]*Entry, len(ps.entries))
+	enabled := make(map[string]*Entry, len(ps.p.EnabledModels))
+	for _, id := range ps.p.EnabledModels {
+		enabled[id] = nil
+	}
 	for i := range ps.entries {
-		byID[ps.entries[i].ID] = &ps.entries[i]
+		if _, ok := enabled[ps.entries[i].ID]; ok {
+			enabled[ps.entries[i].ID] = &ps.entries[i]
+		}
 	}
 	var out []wire.Choice
 	seen := map[string]bool{}
 	for _, id := range ps.p.EnabledModels {
-		e, ok := byID[id]
-		if !ok || seen[id] {
+		e := enabled[id]
+		if e == nil || seen[id] {
 			continue
 		}
 		seen[id] = true

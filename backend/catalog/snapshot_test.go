@@ -12,7 +12,7 @@ import (
 )
 
 // writeCache writes a valid cache for p with the given model ids.
-func writeCache(t *testing.T, home string, p *Provider, ids ...string) []byte {
+func writeCache(t testing.TB, home string, p *Provider, ids ...string) []byte {
 	t.Helper()
 	entries := make([]Entry, len(ids))
 	for i, id := range ids {
