@@ -151,6 +151,9 @@ func TestRefreshRateLimitedAndRejected(t *testing.T) {
 	if m := p.Call(wire.MethodModelRefresh, map[string]any{"provider": "unknown"}); m.Code() != wire.CodeInvalidParams {
 		t.Errorf("unknown provider: %s", m.Raw)
 	}
+	if m := p.Call(wire.MethodModelRefresh, map[string]any{"provider": "limited", "force": true}); m.Code() != wire.CodeInvalidParams {
+		t.Errorf("unknown member: %s", m.Raw)
+	}
 	if _, err := os.Stat(filepath.Join(home, "catalog", "limited.json")); !os.IsNotExist(err) {
 		t.Errorf("a failed refresh wrote a cache: %v", err)
 	}

@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -41,8 +39,9 @@ func (h Home) open() (*fsguard.Root, error) {
 }
 
 // create opens the home, creating it and its missing parents first: the
-// deepest existing ancestor is opened with fsguard and the rest is made
-// below it, so no component created here is reached through a symlink.
+// deepest existing ancestor is opened with fsguard (the home's path is
+// trusted as configured) and the rest is made below it, so no component
+// created here is reached through a symlink.
 func (h Home) create() (*fsguard.Root, error) {
 	if root, err := h.open(); root != nil || err != nil {
 		return root, err
@@ -50,25 +49,22 @@ func (h Home) create() (*fsguard.Root, error) {
 	dir := filepath.Clean(h.Dir)
 	var missing []string
 	for {
-		if _, err := os.Lstat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			break
+		anc, err := fsguard.OpenRoot(dir)
+		if err == nil {
+			err = anc.MkdirAll(strings.Join(missing, "/"), dirPerm)
+			anc.Close()
+			if err != nil {
+				return nil, err
+			}
+			return fsguard.OpenRoot(h.Dir)
 		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
-			return nil, fsguard.ErrNotFound
+		if !errors.Is(err, fsguard.ErrNotFound) || parent == dir {
+			return nil, err
 		}
 		missing = append([]string{filepath.Base(dir)}, missing...)
 		dir = parent
 	}
-	anc, err := fsguard.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer anc.Close()
-	if err := anc.MkdirAll(strings.Join(missing, "/"), dirPerm); err != nil {
-		return nil, err
-	}
-	return fsguard.OpenRoot(h.Dir)
 }
 
 // cacheName is the cache's path below the home, or "" when the provider id

@@ -64,9 +64,9 @@ func (s *Service) Refresh(ctx context.Context, id string) (*wire.RefreshResult, 
 	}
 	reason := ReasonOf(err)
 	if err != nil {
-		if reason == "" { // not a reason: a bug; say so without detail
+		if reason == "" { // no reason word: a bug, never given a made-up reason
 			s.logf("refresh failed unexpectedly: %v", err)
-			reason = wire.ReasonCacheWriteFailed
+			return nil, nil, wire.NewError(wire.CodeInternal)
 		}
 		res.Outcome, res.Reason = wire.OutcomeFailed, &reason
 		s.logf("refresh of a provider failed: %s", describe(err))
