@@ -1,55 +1,22 @@
 package backend
 
 import (
-	"fmt"
-	"path/filepath"
-
 	"github.com/scoutdev/scout/backend/catalog"
-	"github.com/scoutdev/scout/backend/config"
-	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/server"
 )
 
-// registerCatalog wires backend/catalog: the providers of config.toml (plus
-// those of an already trusted .scout/config.toml) as they are when the child
-// starts; the child never reloads them (configuration_reload:
-// "restart_child"). A configuration that cannot be read or is invalid leaves
-// the catalog without providers, and says so on stderr.
-func registerCatalog(srv *server.Server, opts Options) {
-	home, providers, enrichment := catalogConfig(opts)
-	svc := catalog.New(catalog.Options{
-		Home: home, Providers: providers, EnrichmentURL: enrichment,
-		Getenv: opts.Getenv, Log: opts.Stderr,
-	})
-	for _, m := range svc.Methods() {
-		srv.Register(m)
-	}
-}
-
-func catalogConfig(opts Options) (string, []catalog.Provider, string) {
-	logf := func(format string, args ...any) {
-		fmt.Fprintf(opts.Stderr, "scout backend: catalog: "+format+"\n", args...)
-	}
-	home, err := config.HomeDir(opts.Getenv)
-	if err != nil {
-		logf("%v; no providers", err)
-		return "", nil, ""
-	}
-	root, err := fsguard.OpenRoot(home)
-	if err != nil {
-		return home, nil, "" // no home yet: no configuration, no providers
-	}
-	defer root.Close()
-	dirs := config.Dirs{Home: home, Workspace: opts.Workspace, UserHome: config.UserHome(opts.Getenv)}
-	user, err := config.ReadUser(root, dirs)
-	if err != nil {
-		logf("%v; no providers", err)
-		return home, nil, ""
-	}
-	provs, err := config.Providers(user, trustedProject(root, dirs))
-	if err != nil {
-		logf("%v; only config.toml's providers", err)
-		provs = user.Providers
+// registerCatalog wires backend/catalog with the configuration as the child
+// started with it: the providers of config.toml, or those adopted with an
+// already trusted .scout/config.toml, and the enrichment URL. The child never
+// reloads them (configuration_reload: "restart_child"); a later
+// workspace.trust does not change them. A broken config.toml leaves the
+// catalog without providers (loadWorkspace reported it).
+func registerCatalog(srv *server.Server, opts Options, ws *workspaceState) {
+	ws.mu.Lock()
+	provs := ws.providers
+	ws.mu.Unlock()
+	if provs == nil {
+		provs = ws.user.Providers
 	}
 	out := make([]catalog.Provider, len(provs))
 	for i, p := range provs {
@@ -59,32 +26,11 @@ func catalogConfig(opts Options) (string, []catalog.Provider, string) {
 			RefreshTimeout: p.RefreshTimeout,
 		}
 	}
-	return home, out, user.EnrichmentURL
-}
-
-// trustedProject is the workspace's .scout/config.toml when it was trusted
-// with its current content, else nil.
-func trustedProject(home *fsguard.Root, dirs config.Dirs) *config.Project {
-	ws, err := fsguard.OpenRoot(dirs.Workspace)
-	if err != nil {
-		return nil
+	svc := catalog.New(catalog.Options{
+		Home: ws.home, Providers: out, EnrichmentURL: ws.user.EnrichmentURL,
+		Getenv: opts.Getenv, Log: opts.Stderr,
+	})
+	for _, m := range svc.Methods() {
+		srv.Register(m)
 	}
-	defer ws.Close()
-	local := config.ReadLocal(ws)
-	if !local.Exists || local.Err != nil {
-		return nil
-	}
-	canonical, err := filepath.EvalSymlinks(dirs.Workspace)
-	if err != nil {
-		return nil
-	}
-	store, err := config.LoadTrust(home)
-	if err != nil || !store.IsTrusted(canonical, local.Sum) {
-		return nil
-	}
-	proj, err := config.ParseProject(local.Data, dirs)
-	if err != nil {
-		return nil
-	}
-	return proj
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -308,7 +307,7 @@ func TestBlackBoxCacheWriteFailed(t *testing.T) {
 	if os.Geteuid() == 0 {
 		asuser.Share(home)
 		asuser.Share(ws)
-		opts.Credential = &syscall.Credential{Uid: asuser.Nobody, Gid: asuser.Nobody}
+		opts.Unprivileged = true
 	} else if err := os.Chmod(filepath.Join(home, "catalog"), 0o555); err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,22 @@ type pattern struct {
 	// depth is the number of leading fixed components of a contentsOnly
 	// pattern relative to its domain, plus the domain length.
 	depth int
+
+	// A simple pattern has no slash (other than a trailing one): go-git
+	// matches it against every component below its domain. name is the
+	// same pattern without a domain, to test one name on its own.
+	simple    bool
+	name      gitignore.Pattern
+	domainLen int
+	dirOnly   bool
+	result    gitignore.MatchResult // Exclude, or Include for "!"
+	// lit and suffix are exact shortcuts for the commonest simple
+	// patterns, equivalent to filepath.Match on one name: "name" (lit) and
+	// "*.ext" (suffix). Both empty: ask go-git.
+	lit, suffix string
+	// lead are the leading literal components of a path pattern (after a
+	// leading "/"): an entry can match only below directories named so.
+	lead []string
 }
 
 func (p *pattern) match(path []string, isDir bool) gitignore.MatchResult {
@@ -69,10 +85,31 @@ func (p *pattern) match(path []string, isDir bool) gitignore.MatchResult {
 	return p.p.Match(path, isDir)
 }
 
+// matchName tests a simple pattern against one name directly below a
+// directory in which no ancestor component matched it.
+func (p *pattern) matchName(name string, isDir bool) gitignore.MatchResult {
+	if p.dirOnly && !isDir {
+		return gitignore.NoMatch
+	}
+	switch {
+	case p.lit != "":
+		if name != p.lit {
+			return gitignore.NoMatch
+		}
+	case p.suffix != "":
+		if !strings.HasSuffix(name, p.suffix) {
+			return gitignore.NoMatch
+		}
+	default:
+		return p.name.Match([]string{name}, isDir)
+	}
+	return p.result
+}
+
 // parseLines turns the lines of an ignore file in the directory domain into
 // patterns, skipping blanks and comments as git does.
-func parseLines(data []byte, domain []string) []pattern {
-	var out []pattern
+func parseLines(data []byte, domain []string) []*pattern {
+	var out []*pattern
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), maxIgnoreBytes)
 	first := true
@@ -86,18 +123,45 @@ func parseLines(data []byte, domain []string) []pattern {
 		if line == "" || strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		out = append(out, compile(line, domain))
+		c := compile(line, domain)
+		out = append(out, &c)
 	}
 	return out
 }
 
 // compile parses one pattern line for the directory domain.
 func compile(line string, domain []string) pattern {
-	p := pattern{p: gitignore.ParsePattern(line, domain)}
-	body := strings.TrimPrefix(strings.TrimRight(line, " "), "!")
+	p := pattern{p: gitignore.ParsePattern(line, domain), domainLen: len(domain), result: gitignore.Exclude}
+	body := line
+	if !strings.HasSuffix(body, "\\ ") {
+		body = strings.TrimRight(body, " ")
+	}
+	if strings.HasPrefix(body, "!") {
+		body, p.result = body[1:], gitignore.Include
+	}
 	if strings.HasSuffix(body, "/**") {
 		p.contentsOnly = true
 		p.depth = len(domain) + strings.Count(strings.TrimPrefix(strings.TrimSuffix(body, "/**"), "/"), "/") + 1
+	}
+	if strings.HasSuffix(body, "/") {
+		body, p.dirOnly = body[:len(body)-1], true
+	}
+	if strings.Contains(body, "/") {
+		for _, c := range strings.Split(strings.TrimPrefix(body, "/"), "/") {
+			if c == "" || strings.ContainsAny(c, "*?[\\") {
+				break
+			}
+			p.lead = append(p.lead, c)
+		}
+	} else {
+		p.simple = true
+		p.name = gitignore.ParsePattern(line, nil)
+		switch {
+		case !strings.ContainsAny(body, "*?[\\"):
+			p.lit = body
+		case strings.HasPrefix(body, "*") && len(body) > 1 && !strings.ContainsAny(body[1:], "*?[\\"):
+			p.suffix = body[1:]
+		}
 	}
 	return p
 }

@@ -63,7 +63,7 @@ func (v Verdict) String() string {
 type Policy struct {
 	generation    int64
 	respectIgnore bool
-	deny          []pattern
+	deny          []*pattern
 	prot          *protNode
 	// closed hides everything: the configuration could not be read (so its
 	// deny globs are unknown) or the backend home is the workspace itself.
@@ -81,7 +81,8 @@ func New(gen int64, workspace string, rules Rules, reserved ...Rules) (*Policy, 
 			if err := ValidDeny(g); err != nil {
 				return nil, err
 			}
-			p.deny = append(p.deny, compile(g, nil))
+			c := compile(g, nil)
+			p.deny = append(p.deny, &c)
 		}
 		for _, abs := range r.Protected {
 			p.protect(root, abs)
@@ -125,10 +126,13 @@ func (p *Policy) RespectIgnore() bool { return p.respectIgnore }
 // components and the ignore rules that apply inside it. Frames are
 // immutable once made and may be shared by goroutines.
 type Frame struct {
-	parent *Frame
-	comps  []string
-	ignore []pattern // this directory's own rules, in increasing precedence
-	anyIgn bool      // this frame or an ancestor has ignore rules
+	comps []string
+	// rules are the ignore patterns of this directory and its ancestors in
+	// increasing precedence; ignore and deny are what compileRules keeps of
+	// them and of the deny globs for entries of this directory.
+	rules  []*pattern
+	ignore []active
+	deny   []active
 	prot   *protNode
 }
 
@@ -141,11 +145,11 @@ func (p *Policy) RootFrame(d *fsguard.Dir, has IgnoreFiles) *Frame {
 	f := &Frame{prot: p.prot}
 	if p.respectIgnore && !p.closed {
 		if has&HasGitDir != 0 {
-			f.ignore = parseLines(readExclude(d), nil)
+			f.rules = parseLines(readExclude(d), nil)
 		}
-		f.ignore = append(f.ignore, p.readRules(d, nil, has)...)
-		f.anyIgn = len(f.ignore) > 0
+		f.rules = append(f.rules, p.readRules(d, nil, has)...)
 	}
+	p.compile(f)
 	return f
 }
 
@@ -155,16 +159,23 @@ func (p *Policy) Enter(parent *Frame, name string, d *fsguard.Dir, has IgnoreFil
 	comps := make([]string, len(parent.comps)+1)
 	copy(comps, parent.comps)
 	comps[len(parent.comps)] = name
-	f := &Frame{parent: parent, comps: comps, anyIgn: parent.anyIgn, prot: parent.prot.child(name)}
+	f := &Frame{comps: comps, rules: parent.rules, prot: parent.prot.child(name)}
 	if p.respectIgnore && !p.closed {
-		f.ignore = p.readRules(d, comps, has)
-		f.anyIgn = f.anyIgn || len(f.ignore) > 0
+		if own := p.readRules(d, comps, has); len(own) > 0 {
+			f.rules = append(append([]*pattern{}, parent.rules...), own...)
+		}
 	}
+	p.compile(f)
 	return f
 }
 
-func (p *Policy) readRules(d *fsguard.Dir, domain []string, has IgnoreFiles) []pattern {
-	var out []pattern
+func (p *Policy) compile(f *Frame) {
+	f.ignore = compileRules(f.rules, f.comps, nil)
+	f.deny = compileRules(p.deny, f.comps, nil)
+}
+
+func (p *Policy) readRules(d *fsguard.Dir, domain []string, has IgnoreFiles) []*pattern {
+	var out []*pattern
 	if has&HasGitignore != 0 {
 		out = append(out, parseLines(readIgnoreFile(d, GitignoreFile), domain)...)
 	}
@@ -193,37 +204,14 @@ func (p *Policy) Check(f *Frame, name string, typ fs.FileMode) Verdict {
 	case noiseNames[name]:
 		return Noise
 	}
-	if len(p.deny) == 0 && !f.anyIgn {
-		return Visible
+	var path []string
+	if len(f.deny) > 0 && decide(f.deny, f, name, isDir, &path) == gitignore.Exclude {
+		return Protected
 	}
-	path := make([]string, len(f.comps)+1)
-	copy(path, f.comps)
-	path[len(f.comps)] = name
-	for i := range p.deny {
-		if p.deny[i].match(path, isDir) == gitignore.Exclude {
-			return Protected
-		}
-	}
-	if f.anyIgn && ignored(f, path, isDir) {
+	if len(f.ignore) > 0 && decide(f.ignore, f, name, isDir, &path) == gitignore.Exclude {
 		return Ignored
 	}
 	return Visible
-}
-
-// ignored applies the ignore rules of f and its ancestors, deepest and
-// latest first; the first pattern that matches decides.
-func ignored(f *Frame, path []string, isDir bool) bool {
-	for ; f != nil; f = f.parent {
-		for i := len(f.ignore) - 1; i >= 0; i-- {
-			switch f.ignore[i].match(path, isDir) {
-			case gitignore.Exclude:
-				return true
-			case gitignore.Include:
-				return false
-			}
-		}
-	}
-	return false
 }
 
 // String describes the policy for diagnostics (no paths).

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -92,6 +93,10 @@ var gitFixture = []string{
 	"sub/deep/.gitignore << !*.txt\nimportant.txt\n",
 	"sub/deep/u.txt", "sub/deep/important.txt", "sub/deep/v.log",
 	"ex/excluded-by-info", "ex/kept",
+	"lits/.gitignore << Makefile\n*.o\ndoc?\n[ab].c\n!b.c\nvendor/\n*.d/\n",
+	"lits/Makefile", "lits/x/Makefile", "lits/m.o", "lits/x/y/n.o", "lits/docs", "lits/doc1", "lits/a.c", "lits/b.c", "lits/c.c",
+	"lits/vendor/v", "lits/x/vendor/w", "lits/vendor.go", "lits/dep.d/z", "lits/file.d",
+	"lits/x/.gitignore << !Makefile\n!*.o\n",
 }
 
 func TestIgnoreMatchesGit(t *testing.T) {
@@ -287,5 +292,39 @@ func TestResolve(t *testing.T) {
 		if err == nil {
 			r.Close()
 		}
+	}
+}
+
+func TestManagerTransition(t *testing.T) {
+	dir := makefs.MustMake(t, "a.go", "b.secret", "c.key2")
+	m := NewManager(dir, Rules{}, false)
+	if m.Generation() != 1 || len(walk(t, m.Current(), dir)) != 3 {
+		t.Fatal("initial policy")
+	}
+	gen := m.Begin()
+	if gen != 2 || m.Generation() != 2 {
+		t.Fatalf("Begin = %d", gen)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	waited := make(chan *Policy)
+	go func() { p, _ := m.Wait(context.Background()); waited <- p }()
+	cancel()
+	if _, err := m.Wait(ctx); err == nil {
+		t.Fatal("Wait during a transition ignored cancellation")
+	}
+	m.Reserve(Rules{Deny: []string{"*.secret"}})
+	m.Settle(nil) // adoption failed: the reservation still holds
+	p := <-waited
+	if p.Generation() != 2 || !slices.Equal(walk(t, p, dir), []string{"a.go", "c.key2"}) {
+		t.Fatalf("after failed adoption: gen %d, %q", p.Generation(), walk(t, p, dir))
+	}
+	m.Begin()
+	m.Settle(&Rules{Deny: []string{"*.key2"}})
+	p, _ = m.Wait(context.Background())
+	if p.Generation() != 3 || !slices.Equal(walk(t, p, dir), []string{"a.go"}) {
+		t.Fatalf("after adoption: gen %d, %q", p.Generation(), walk(t, p, dir))
+	}
+	if !NewManager(dir, Rules{}, true).Current().IsClosed() {
+		t.Error("closed manager")
 	}
 }

@@ -49,11 +49,6 @@ func Binary(t testing.TB) string {
 			buildErr = err
 			return
 		}
-		// Readable by everyone, for backends run under another uid.
-		if err := os.Chmod(dir, 0o755); err != nil {
-			buildErr = err
-			return
-		}
 		buildPath = filepath.Join(dir, "scout")
 		args := []string{"build", "-o", buildPath}
 		if raceEnabled {
