@@ -413,3 +413,45 @@ func TestUnreadableCachesFailCalls(t *testing.T) {
 		t.Fatalf("catalog over a symlinked cache: %s", m.Raw)
 	}
 }
+
+// The catalog keeps the providers the child started with: a provider of a
+// .scout/config.toml trusted during the child's life appears only in the
+// next child, which applies the trusted file before initialize answers.
+func TestTrustedProjectProvidersNeedRestart(t *testing.T) {
+	t.Parallel()
+	user := prov{id: "user", typ: "ollama", base: "http://127.0.0.1:9", enabled: []string{"m"}}
+	project := prov{id: "project", typ: "ollama", base: "http://127.0.0.1:9", enabled: []string{"m"}}
+	home := newHome(t, "", user)
+	ws := t.TempDir()
+	mustWrite(t, filepath.Join(ws, ".scout", "config.toml"), []byte(project.toml()))
+	writeValidCache(t, home, project, "m")
+	ids := func(st wire.CatalogStatusResult) []string {
+		var out []string
+		for _, ps := range *st.Providers {
+			out = append(out, ps.Provider)
+		}
+		return out
+	}
+	p := scouttest.Start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}})
+	p.Initialize(wire.MethodWorkspaceTrust, wire.MethodModelCatalogStatus)
+	if got := ids(status(t, p)); !slices.Equal(got, []string{"user"}) {
+		t.Fatalf("untrusted workspace: providers %v", got)
+	}
+	var tr wire.TrustResult
+	p.MustCall(wire.MethodWorkspaceTrust, nil, &tr)
+	if tr.Trust != wire.TrustTrusted || tr.ConfigurationReload != wire.ConfigurationReloadRestart {
+		t.Fatalf("workspace.trust: %+v", tr)
+	}
+	if got := ids(status(t, p)); !slices.Equal(got, []string{"user"}) {
+		t.Fatalf("the running child adopted providers: %v", got)
+	}
+	q := scouttest.Start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}})
+	q.Initialize(wire.MethodModelCatalog, wire.MethodModelCatalogStatus)
+	st := status(t, q)
+	if got := ids(st); !slices.Equal(got, []string{"user", "project"}) {
+		t.Fatalf("restarted child: providers %v", got)
+	}
+	if len(st.Choices) != 1 || st.Choices[0].Provider != "project" {
+		t.Fatalf("restarted child: choices %+v", st.Choices)
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 // ConfigurationReload is what every status page and refresh result says
 // about configuration changes: the child reads its configuration once.
-const ConfigurationReload = "restart_child"
+const ConfigurationReload = wire.ConfigurationReloadRestart
 
 // Methods returns the protocol methods of this package, for registration
 // with the server: model.catalog, model.catalog.status, model.refresh and
