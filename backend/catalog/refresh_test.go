@@ -38,15 +38,10 @@ func TestRefreshReasons(t *testing.T) {
 	for i := range bigModels {
 		bigModels[i] = fakeprovider.Model{ID: strings.Repeat("i", 240) + itoa(i), Name: long}
 	}
-	refused := func() string {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := l.Addr().String()
-		l.Close()
-		return "http://" + addr + "/v1"
-	}()
+	refused, err := fakeprovider.UnreachableURL()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
 	tlsSrv.StartTLS()

@@ -135,6 +135,18 @@ func (s *Server) Add(name string, sc Scenario) string {
 // URL is the base URL of scenario name.
 func (s *Server) URL(name string) string { return s.mainURL + "/s/" + name }
 
+// UnreachableURL returns a base URL on 127.0.0.1 where nothing listens (a
+// port that was bound and released), for the "refused connection" case.
+func UnreachableURL() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/v1", nil
+}
+
 // Requests returns what scenario name was asked so far.
 func (s *Server) Requests(name string) []Request {
 	s.mu.Lock()
