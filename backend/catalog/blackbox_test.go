@@ -133,11 +133,20 @@ func TestRefreshRateLimitedAndRejected(t *testing.T) {
 	rejected := prov{id: "rejected", typ: "anthropic", base: fake.Add("rejected", fakeprovider.Scenario{Key: "another-key", Models: fakeprovider.Models("m")}), keyEnv: testKeyEnv}
 	home := newHome(t, "", limited, rejected)
 	p := startBackend(t, home)
+	earlier := status(t, p)
 
 	m, before := refresh(t, p, "limited")
 	res := checkRefresh(t, m, before, wire.OutcomeFailed, wire.ReasonRateLimited)
 	if res.Recovery != "retry_later" || res.CatalogRevision == nil || res.CatalogError != nil {
 		t.Errorf("rate limited: %s", m.Raw)
+	}
+	// A failed refresh still made the earlier revision stale; the rescan's
+	// revision is the current one.
+	if m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "limited", "model": "m", "effort": nil, "revision": earlier.Revision}); m.Code() != wire.CodeSelectionStale {
+		t.Errorf("select with the revision before a failed refresh: %s", m.Raw)
+	}
+	if m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "limited", "model": "m", "effort": nil, "revision": *res.CatalogRevision}); m.Code() != wire.CodeSelectionInvalid {
+		t.Errorf("select a model without a cache with the rescan's revision: %s", m.Raw)
 	}
 	m, before = refresh(t, p, "rejected")
 	res = checkRefresh(t, m, before, wire.OutcomeFailed, wire.ReasonAuthenticationRejected)
