@@ -33,10 +33,14 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
+	sessions := newSessions(opts)
 	srv := server.New(server.Options{
 		Info: wire.ServerInfo{Name: "scout", Version: Version},
 		Log:  opts.Stderr,
+		// The attachment is the session feature's (session.open/new).
+		Attachment: sessions.Attachment,
 	})
+	registerSessions(srv, sessions)
 	if opts.Getenv(server.DebugEnv) == "1" {
 		srv.RegisterDebug()
 	}
