@@ -43,7 +43,8 @@ type History struct {
 	Start time.Time
 	// Malformed appends a line that is not a JSON object.
 	Malformed bool
-	// OversizedBytes, when > 0, appends one record of that many bytes.
+	// OversizedBytes, when > 0, appends one record of exactly that many
+	// bytes (its newline not counted).
 	OversizedBytes int
 	// Lock writes <ID>.lock renewed at LockRenewed (not written when zero).
 	LockRenewed time.Time
@@ -114,9 +115,10 @@ func writeRecords(w *countingWriter, h History) {
 		w.WriteString("this line is not a JSON object\n")
 	}
 	if h.OversizedBytes > 0 {
-		w.WriteString(`{"v":1,"type":"assistant","text":"`)
-		padText(w, h.OversizedBytes-len(`{"v":1,"type":"assistant","text":""}`))
-		w.WriteString(`"}` + "\n")
+		const prefix = `{"v":1,"type":"assistant","text":"`
+		w.WriteString(prefix)
+		padText(w, h.OversizedBytes-len(prefix)-len(`}`))
+		w.WriteString("}\n")
 	}
 }
 
