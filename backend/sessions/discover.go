@@ -233,6 +233,7 @@ func (s *Service) enumerate(sc *scan, b *budget, busyNow func(string) bool) (str
 		return "", s.beginValidation(sc)
 	}
 	b.entries--
+	b.worked = true
 	sc.visit(name, typ)
 	return "", nil
 }
@@ -279,6 +280,7 @@ func (s *Service) validate(sc *scan, b *budget) (string, error) {
 		return wire.ProgressComplete, nil
 	}
 	b.entries--
+	b.worked = true
 	switch class, _ := classify(name); class {
 	case classLock:
 		sc.second.addLock(name)

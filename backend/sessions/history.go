@@ -72,7 +72,6 @@ func (w *walker) finish(err error, busyNow func(id string) bool) (*wire.SessionR
 	h := w.reader
 	w.reader = nil
 	defer h.close()
-	w.lb.rec = w.lb.rec[:0]
 	if err == nil && h.changed() {
 		return nil, errStale
 	}

@@ -17,36 +17,60 @@ var (
 	errUnreadable = errors.New("sessions: history unreadable")
 )
 
-// lineBuffer is the one read buffer and the one bounded record a scan
-// holds: bytes are read in 8 KiB chunks; a record that spans chunks (or
-// requests) is gathered in rec, which never grows past MaxRecordBytes.
+// lineBuffer is the read buffer of a scan and, at the same time, its one
+// bounded record: it starts at 8 KiB and grows (by doubling) only while a
+// single record is longer than what it holds, never beyond MaxRecordBytes
+// plus 8 KiB. data[start:end] are bytes read but not yet consumed;
+// data[start:scanned] is known to hold no newline. Reads fill the spare
+// capacity, so a large record is read in large chunks.
 type lineBuffer struct {
-	buf      []byte
-	pos, end int
-	rec      []byte
+	data                []byte
+	start, scanned, end int
 }
+
+// maxLineBuffer is the most a lineBuffer ever holds.
+const maxLineBuffer = MaxRecordBytes + readerBufferBytes
 
 func (lb *lineBuffer) reset() {
-	lb.pos, lb.end = 0, 0
-	lb.rec = lb.rec[:0]
-	if lb.buf == nil {
-		lb.buf = make([]byte, readerBufferBytes)
+	lb.start, lb.scanned, lb.end = 0, 0, 0
+	if lb.data == nil {
+		lb.data = make([]byte, readerBufferBytes)
 	}
 }
 
-// gather appends p to the pending record, failing past the record bound.
-// The buffer grows by doubling but never beyond the bound.
-func (lb *lineBuffer) gather(p []byte) error {
-	need := len(lb.rec) + len(p)
-	if need > MaxRecordBytes {
+// pending is how many bytes of an unfinished record are held.
+func (lb *lineBuffer) pending() int { return lb.end - lb.start }
+
+// nextLine returns the next complete line (without its newline), or false.
+func (lb *lineBuffer) nextLine() ([]byte, bool) {
+	i := bytes.IndexByte(lb.data[lb.scanned:lb.end], '\n')
+	if i < 0 {
+		lb.scanned = lb.end
+		return nil, false
+	}
+	nl := lb.scanned + i
+	line := lb.data[lb.start:nl]
+	lb.start, lb.scanned = nl+1, nl+1
+	return line, true
+}
+
+// room makes space to read after the pending bytes: it moves them to the
+// front and grows the buffer when they fill it. It fails once the pending
+// record is longer than MaxRecordBytes.
+func (lb *lineBuffer) room() error {
+	if lb.pending() > MaxRecordBytes {
 		return errRecordTooLarge
 	}
-	if need > cap(lb.rec) {
-		grown := make([]byte, len(lb.rec), min(max(2*cap(lb.rec), need, 64<<10), MaxRecordBytes))
-		copy(grown, lb.rec)
-		lb.rec = grown
+	if lb.start > 0 {
+		n := copy(lb.data, lb.data[lb.start:lb.end])
+		lb.scanned -= lb.start
+		lb.start, lb.end = 0, n
 	}
-	lb.rec = append(lb.rec, p...)
+	if lb.end == len(lb.data) {
+		grown := make([]byte, min(2*len(lb.data), maxLineBuffer))
+		copy(grown, lb.data[:lb.end])
+		lb.data = grown
+	}
 	return nil
 }
 
@@ -80,10 +104,8 @@ func (h *historyReader) changed() bool {
 // or oversized (err).
 func (h *historyReader) advance(lb *lineBuffer, p *recordParser, m *cwdMatcher, b *budget) (done bool, stop string, err error) {
 	for {
-		if i := bytes.IndexByte(lb.buf[lb.pos:lb.end], '\n'); i >= 0 {
-			line := lb.buf[lb.pos : lb.pos+i]
-			lb.pos += i + 1
-			if err := h.record(lb, line, p, m); err != nil {
+		if line, ok := lb.nextLine(); ok {
+			if err := h.record(line, p, m); err != nil {
 				return false, "", err
 			}
 			if stop, err := h.afterRecord(b); stop != "" || err != nil {
@@ -91,12 +113,11 @@ func (h *historyReader) advance(lb *lineBuffer, p *recordParser, m *cwdMatcher, 
 			}
 			continue
 		}
-		if err := lb.gather(lb.buf[lb.pos:lb.end]); err != nil {
+		if err := lb.room(); err != nil {
 			return false, "", err
 		}
-		lb.pos, lb.end = 0, 0
 		if b.bytes <= 0 {
-			if len(lb.rec) > 0 {
+			if lb.pending() > 0 {
 				return false, wire.ProgressRecordWork, nil
 			}
 			return false, wire.ProgressByteWork, nil
@@ -104,31 +125,22 @@ func (h *historyReader) advance(lb *lineBuffer, p *recordParser, m *cwdMatcher, 
 		if b.expired() {
 			return false, wire.ProgressDeadline, nil
 		}
-		n, rerr := h.f.Read(lb.buf[:b.readLimit(len(lb.buf))])
+		n, rerr := h.f.Read(lb.data[lb.end : lb.end+b.readLimit(len(lb.data)-lb.end)])
 		b.bytes -= int64(n)
-		lb.end = n
-		if n > 0 {
-			continue
-		}
-		if rerr != nil && rerr != io.EOF {
-			return false, "", errUnreadable
-		}
-		if rerr == io.EOF || n == 0 {
+		lb.end += n
+		switch {
+		case n > 0:
+		case rerr == nil || rerr == io.EOF:
 			return true, "", h.finish(lb, p, m)
+		default:
+			return false, "", errUnreadable
 		}
 	}
 }
 
-// record parses and applies one complete line; a line gathered across
-// chunks is completed from rec first.
-func (h *historyReader) record(lb *lineBuffer, line []byte, p *recordParser, m *cwdMatcher) error {
-	if len(lb.rec) > 0 {
-		if err := lb.gather(line); err != nil {
-			return err
-		}
-		line = lb.rec
-		defer func() { lb.rec = lb.rec[:0] }()
-	} else if len(line) > MaxRecordBytes {
+// record parses and applies one complete line.
+func (h *historyReader) record(line []byte, p *recordParser, m *cwdMatcher) error {
+	if len(line) > MaxRecordBytes {
 		return errRecordTooLarge
 	}
 	rec, err := p.parse(line)
@@ -144,6 +156,7 @@ func (h *historyReader) afterRecord(b *budget) (string, error) {
 		return "", err
 	}
 	b.lines--
+	b.worked = true
 	switch {
 	case b.limited && b.lines <= 0:
 		return wire.ProgressHistoryWork, nil
@@ -156,14 +169,10 @@ func (h *historyReader) afterRecord(b *budget) (string, error) {
 // finish handles the end of the file: a last line without a newline is a
 // record too.
 func (h *historyReader) finish(lb *lineBuffer, p *recordParser, m *cwdMatcher) error {
-	if len(lb.rec) == 0 {
+	if lb.pending() == 0 {
 		return nil
 	}
-	line := lb.rec
-	defer func() { lb.rec = lb.rec[:0] }()
-	rec, err := p.parse(line)
-	if err != nil {
-		return err
-	}
-	return h.sum.apply(&rec, m)
+	line := lb.data[lb.start:lb.end]
+	lb.start, lb.scanned = lb.end, lb.end
+	return h.record(line, p, m)
 }

@@ -3,7 +3,6 @@ package sessions
 import (
 	"bytes"
 	"errors"
-	"io"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -53,11 +52,11 @@ type Record struct {
 // recordParser parses history lines with one reusable strict decoder. Slices
 // in the Record it returns stay valid until the next parse.
 type recordParser struct {
-	dec  jsontext.Decoder
-	buf  bytes.Buffer
-	line []byte
-	cwd  []byte
-	tmp  []byte
+	dec   jsontext.Decoder
+	buf   bytes.Buffer
+	names []string // member names of the current record, for duplicates
+	cwd   []byte
+	tmp   []byte
 }
 
 // ParseRecord parses one history line (without its newline). It is the
@@ -69,68 +68,134 @@ func ParseRecord(line []byte) (Record, error) {
 
 func (p *recordParser) parse(line []byte) (Record, error) {
 	var rec Record
-	p.line = line
-	p.buf = *bytes.NewBuffer(line) // the decoder reads a bytes.Buffer in place
-	p.dec.Reset(&p.buf)
-	tok, err := p.dec.ReadToken()
-	if err != nil || tok.Kind() != '{' {
+	p.names = p.names[:0]
+	i := skipSpace(line, 0)
+	if i == len(line) || line[i] != '{' {
 		return rec, ErrMalformed
 	}
-	for p.dec.PeekKind() != '}' {
-		if err := p.member(&rec); err != nil {
+	i = skipSpace(line, i+1)
+	if i < len(line) && line[i] == '}' {
+		return p.end(line, i+1, rec)
+	}
+	for {
+		next, err := p.member(line, i, &rec)
+		if err != nil {
 			return rec, err
 		}
+		i = skipSpace(line, next)
+		if i == len(line) {
+			return rec, ErrMalformed
+		}
+		switch line[i] {
+		case ',':
+			i = skipSpace(line, i+1)
+		case '}':
+			return p.end(line, i+1, rec)
+		default:
+			return rec, ErrMalformed
+		}
 	}
-	if _, err := p.dec.ReadToken(); err != nil {
-		return rec, ErrMalformed
-	}
-	if _, err := p.dec.ReadToken(); err != io.EOF {
+}
+
+// end accepts the record when only whitespace follows the object.
+func (p *recordParser) end(line []byte, i int, rec Record) (Record, error) {
+	if skipSpace(line, i) != len(line) {
 		return rec, ErrMalformed // trailing data
 	}
 	rec.Known = knownType(rec.Type)
 	return rec, nil
 }
 
-// member reads one name and value of the top-level object into rec.
-func (p *recordParser) member(rec *Record) error {
-	name, err := p.dec.ReadValue()
-	if err != nil || name.Kind() != '"' {
-		return ErrMalformed
+// member reads one "name": value pair starting at line[i] into rec and
+// returns the index after the value.
+func (p *recordParser) member(line []byte, i int, rec *Record) (int, error) {
+	if i >= len(line) || line[i] != '"' {
+		return 0, ErrMalformed
 	}
-	key := p.unquote(name)
-	val, err := p.dec.ReadValue()
-	if err != nil {
-		return ErrMalformed
+	nameEnd, escaped, ok := scanString(line, i)
+	if !ok {
+		return 0, ErrMalformed
 	}
+	key := p.literal(line[i:nameEnd], escaped)
+	if p.duplicate(key) {
+		return 0, ErrMalformed
+	}
+	i = skipSpace(line, nameEnd)
+	if i == len(line) || line[i] != ':' {
+		return 0, ErrMalformed
+	}
+	i = skipSpace(line, i+1)
+	if i == len(line) {
+		return 0, ErrMalformed
+	}
+	if line[i] != '"' {
+		end, ok := otherValue(&p.dec, &p.buf, line, i)
+		if !ok || !p.other(key, line[i:end]) {
+			return 0, ErrMalformed
+		}
+		return end, nil
+	}
+	end, escaped, ok := scanString(line, i)
+	if !ok {
+		return 0, ErrMalformed
+	}
+	return end, p.stringMember(key, line[i:end], escaped, rec)
+}
+
+// duplicate records key and reports whether the object already had it.
+func (p *recordParser) duplicate(key []byte) bool {
+	for _, n := range p.names {
+		if n == string(key) {
+			return true
+		}
+	}
+	p.names = append(p.names, string(key))
+	return false
+}
+
+// other checks a member whose value is not a string: only "v" may be
+// (it must be 1); the members discovery reads are strings.
+func (p *recordParser) other(key []byte, val []byte) bool {
 	switch string(key) {
 	case "v":
-		if string(val) != "1" {
+		return string(val) == "1"
+	case "type", "ts", "cwd", "text", "title":
+		return false
+	}
+	return true
+}
+
+// stringMember stores a string member of interest.
+func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) error {
+	switch string(key) {
+	case "v":
+		return ErrMalformed
+	case "type":
+		rec.Type = string(p.literal(lit, escaped))
+	case "ts":
+		t, err := time.Parse(time.RFC3339Nano, string(p.literal(lit, escaped)))
+		if err != nil {
 			return ErrMalformed
 		}
-	case "type":
-		return p.str(val, func(s []byte) { rec.Type = string(s) })
-	case "ts":
-		return p.timestamp(val, rec)
+		rec.TS, rec.HasTS = t, true
 	case "cwd":
-		return p.str(val, func(s []byte) { p.keepCwd(s, rec) })
+		p.keepCwd(p.literal(lit, escaped), rec)
 	case "text":
-		return isString(val, func() { rec.Text = p.inLine(val) })
+		rec.Text = lit
 	case "title":
-		return isString(val, func() { rec.Title = p.inLine(val) })
+		rec.Title = lit
 	}
 	return nil
 }
 
-func (p *recordParser) timestamp(val jsontext.Value, rec *Record) error {
-	var perr error
-	err := p.str(val, func(s []byte) {
-		t, err := time.Parse(time.RFC3339Nano, string(s))
-		rec.TS, rec.HasTS, perr = t, err == nil, err
-	})
-	if err != nil || perr != nil {
-		return ErrMalformed
+// literal decodes a string literal scanString accepted; the result is
+// valid until the next call.
+func (p *recordParser) literal(lit []byte, escaped bool) []byte {
+	if !escaped {
+		return lit[1 : len(lit)-1]
 	}
-	return nil
+	p.tmp, _ = jsontext.AppendUnquote(p.tmp[:0], lit)
+	return p.tmp
 }
 
 func (p *recordParser) keepCwd(s []byte, rec *Record) {
@@ -139,42 +204,6 @@ func (p *recordParser) keepCwd(s []byte, rec *Record) {
 	}
 	p.cwd = append(p.cwd[:0], s...)
 	rec.Cwd = p.cwd
-}
-
-// str calls fn with the unquoted string val, or fails when val is not a
-// string. Null is refused too: every member has one type.
-func (p *recordParser) str(val jsontext.Value, fn func([]byte)) error {
-	if val.Kind() != '"' {
-		return ErrMalformed
-	}
-	fn(p.unquote(val))
-	return nil
-}
-
-// inLine returns the bytes of the value just read as a slice of the line
-// itself, which stays valid after later reads (the decoder's own slice may
-// not).
-func (p *recordParser) inLine(val jsontext.Value) []byte {
-	end := int(p.dec.InputOffset())
-	return p.line[end-len(val) : end]
-}
-
-func isString(val jsontext.Value, fn func()) error {
-	if val.Kind() != '"' {
-		return ErrMalformed
-	}
-	fn()
-	return nil
-}
-
-// unquote decodes a JSON string literal the decoder already validated. The
-// result is valid until the next call.
-func (p *recordParser) unquote(lit []byte) []byte {
-	if bytes.IndexByte(lit, '\\') < 0 {
-		return lit[1 : len(lit)-1]
-	}
-	p.tmp, _ = jsontext.AppendUnquote(p.tmp[:0], lit)
-	return p.tmp
 }
 
 func knownType(t string) bool {
