@@ -96,3 +96,45 @@ func TestDiscoverSmallStore(t *testing.T) {
 	}
 	t.Logf("pages %d, progress %s", len(pages), last.Progress)
 }
+
+// TestDiscoverDeadline: with the step deadline already passed, every
+// request still handles one name or record (so discovery progresses on a
+// slow file system), pauses with "deadline", and the scan still ends with
+// every row once.
+func TestDiscoverDeadline(t *testing.T) {
+	saved := sessions.StepDuration
+	sessions.StepDuration = 0
+	defer func() { sessions.StepDuration = saved }()
+	svc, store, ws := newService(t)
+	sessionstest.MustWrite(t, store, sessionstest.Many(5, "d", ws, sessionstest.History{Records: 4})...)
+	pages, err := discoverAll(t, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rowsOf(pages)); n != 5 {
+		t.Errorf("%d rows", n)
+	}
+	for _, pg := range pages[:len(pages)-1] {
+		if pg.Progress != wire.ProgressDeadline || len(pg.Sessions) > 1 {
+			t.Fatalf("page %+v", pg)
+		}
+	}
+	if len(pages) < 5*5 {
+		t.Errorf("only %d pages for 5 names and 20 records", len(pages))
+	}
+}
+
+// TestRecordBound: a record of exactly MaxRecordBytes is read; one byte more
+// is discovery_record_bytes.
+func TestRecordBound(t *testing.T) {
+	svc, store, ws := newService(t)
+	sessionstest.MustWrite(t, store, sessionstest.History{ID: "max", Cwds: []string{ws}, OversizedBytes: sessions.MaxRecordBytes})
+	if _, err := discoverAll(t, svc); err != nil {
+		t.Fatalf("a record of exactly 8 MiB: %v", err)
+	}
+	sessionstest.MustWrite(t, store, sessionstest.History{ID: "over", Cwds: []string{ws}, OversizedBytes: sessions.MaxRecordBytes + 1})
+	_, err := discoverAll(t, svc)
+	if we, ok := err.(*wire.Error); !ok || we.Code != wire.CodeDiscoveryRecordBytes {
+		t.Fatalf("a record of 8 MiB + 1: %v", err)
+	}
+}
