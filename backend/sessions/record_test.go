@@ -179,6 +179,21 @@ func FuzzParseRecord(f *testing.F) {
 			if err != nil || string(got) != text {
 				t.Fatalf("text %q, decode says %q", got, text)
 			}
+			var want []rune
+			for _, r := range text {
+				if !unsafeTitleRune(r) {
+					want = append(want, r)
+				}
+			}
+			if san, n, _ := appendSanitized(nil, rec.Text, 0, 1<<30); string(san) != string(want) || n != len(want) {
+				t.Fatalf("sanitized %q, want %q", san, string(want))
+			}
+			if len(want) > MaxTitleRunes {
+				want = want[:MaxTitleRunes]
+			}
+			if san, _, _ := appendSanitized(nil, rec.Text, MaxTitleRunes, 1<<30); string(san) != string(want) {
+				t.Fatalf("cut %q, want %q", san, string(want))
+			}
 		}
 	})
 }

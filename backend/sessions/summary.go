@@ -4,8 +4,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -36,7 +34,7 @@ type summary struct {
 	titleTooLong bool
 	userText     []byte
 	hasUser      bool
-	scratch      []byte
+	scratch      []byte // the previous title's buffer, reused
 }
 
 // apply adds one parsed record. It returns errForeign as soon as a recorded
@@ -70,31 +68,20 @@ func (s *summary) apply(rec *Record, m *cwdMatcher) error {
 // setTitle keeps the title of a title record unless it is empty once
 // sanitized (an empty title record does not clear an earlier title).
 func (s *summary) setTitle(lit []byte) {
-	s.scratch, _ = jsontext.AppendUnquote(s.scratch[:0], lit)
-	t, n, cut := appendSanitized(make([]byte, 0, min(len(s.scratch), maxTitleBytes)), s.scratch, 0, maxTitleBytes)
+	t, n, cut := appendSanitized(s.scratch[:0], lit, 0, maxTitleBytes)
 	if n == 0 && !cut {
 		return
 	}
+	s.scratch = s.title[:0]
 	s.title, s.hasTitle, s.titleTooLong = t, true, cut
-	s.trimScratch()
 }
 
 // setUserText keeps the first 80 characters of the first user text that is
 // not empty once sanitized.
 func (s *summary) setUserText(lit []byte) {
-	s.scratch, _ = jsontext.AppendUnquote(s.scratch[:0], lit)
-	t, n, _ := appendSanitized(nil, s.scratch, MaxTitleRunes, maxTitleBytes)
+	t, n, _ := appendSanitized(nil, lit, MaxTitleRunes, maxTitleBytes)
 	if n > 0 {
 		s.userText, s.hasUser = t, true
-	}
-	s.trimScratch()
-}
-
-// trimScratch drops a large unquoting buffer so a scan does not hold it
-// between requests.
-func (s *summary) trimScratch() {
-	if cap(s.scratch) > 64<<10 {
-		s.scratch = nil
 	}
 }
 
