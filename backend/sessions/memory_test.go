@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scoutdev/scout/backend/sessions/sessionstest")
+	"github.com/scoutdev/scout/backend/sessions/sessionstest"
+)
 
 // BigStoreEnv, set to 1, runs TestDiscoverMemory2GiB: it writes 2 GiB of
 // histories (streamed, removed afterwards) and takes about a minute, so the
