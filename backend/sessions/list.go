@@ -72,6 +72,7 @@ func countHistories(st *store) error {
 func (s *Service) walkAll(ctx context.Context, w *walker, rows *[]wire.SessionRow) error {
 	b := unlimitedBudget(ctx)
 	busyNow := func(id string) bool { return busy(w.st.dir, id, s.cfg.Now()) }
+	attempts := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -81,7 +82,14 @@ func (s *Service) walkAll(ctx context.Context, w *walker, rows *[]wire.SessionRo
 			if !done && err == nil {
 				continue
 			}
+			name, id := w.reader.name, w.reader.id
 			row, err := w.finish(err, busyNow)
+			if err == errStale && attempts+1 < openAttempts {
+				attempts++ // changed while read (an agent appending): read it again
+				w.open(name, id)
+				continue
+			}
+			attempts = 0
 			if err != nil {
 				return err
 			}
