@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -145,4 +146,46 @@ func BenchmarkFirstPageBlackbox(b *testing.B) {
 			b.Fatal(fmt.Sprint(len(res.Sessions)))
 		}
 	}
+}
+
+// BenchmarkDiscoverVsCat runs, on one store of 64 histories of 4 MiB
+// (64 KiB records), a whole discovery in process, a whole discovery through
+// the real binary (every page over the pipes), and `cat store/* >
+// /dev/null`, the cost of just reading the bytes.
+func BenchmarkDiscoverVsCat(b *testing.B) {
+	ws := b.TempDir()
+	home, total := benchStore(b, 64, 4<<20, 64<<10, ws)
+	b.Run("discover", func(b *testing.B) {
+		svc := sessions.New(sessions.Config{Home: home, Workspace: ws})
+		b.SetBytes(total)
+		for b.Loop() {
+			runDiscovery(b, svc)
+		}
+	})
+	b.Run("discover_blackbox", func(b *testing.B) {
+		p := scouttest.Start(b, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}})
+		p.Initialize(wire.MethodSessionDiscover)
+		b.SetBytes(total)
+		for b.Loop() {
+			var cursor any
+			for {
+				var res wire.DiscoverResult
+				p.MustCall(wire.MethodSessionDiscover, map[string]any{"cursor": cursor}, &res)
+				if res.Complete {
+					break
+				}
+				cursor = *res.Cursor
+			}
+		}
+	})
+	b.Run("cat", func(b *testing.B) {
+		b.SetBytes(total)
+		for b.Loop() {
+			cmd := exec.Command("sh", "-c", "cat sessions/* > /dev/null")
+			cmd.Dir = home
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v: %s", err, out)
+			}
+		}
+	})
 }
