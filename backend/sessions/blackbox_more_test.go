@@ -96,14 +96,18 @@ func TestDiscoverCursorRules(t *testing.T) {
 
 	old := firstPage(t, p).Cursor
 	fresh := firstPage(t, p).Cursor // abandons the scan old belongs to
-	wantCode(t, discover(p, old), wire.CodeStaleRevision)
-	if pg := next(t, p, fresh); len(pg.Sessions) != 100 {
+	pg := next(t, p, fresh)
+	if len(pg.Sessions) != 100 {
 		t.Errorf("the fresh scan's second page has %d rows", len(pg.Sessions))
 	}
+	wantCode(t, discover(p, old), wire.CodeStaleRevision)
+	wantCode(t, discover(p, pg.Cursor), wire.CodeStaleRevision) // any error abandons the scan
 
 	q := e.start(t)
 	foreign := firstPage(t, q).Cursor
+	live := firstPage(t, p).Cursor
 	wantCode(t, discover(p, foreign), wire.CodeInvalidCursor)
+	wantCode(t, discover(p, live), wire.CodeStaleRevision) // any error abandons the scan
 	forged := "d1.1.1.AAAAAAAAAAAAAAAAAAAAAA"
 	wantCode(t, discover(p, &forged), wire.CodeInvalidCursor)
 	tampered := (*foreign)[:len(*foreign)-1] + "A"

@@ -115,6 +115,10 @@ func TestDiscoverThisWorkspaceOnly(t *testing.T) {
 		sessionstest.History{ID: "legacy", UserText: "From before cwd was recorded"},
 	)
 	p := e.start(t)
+	p.Request("first", wire.MethodSessionDiscover, map[string]any{})
+	if resp, before := p.Await("first"); resp.Error != nil || len(before) != 1 || before[0].Method != wire.NotifyCommandStarted {
+		t.Fatalf("discover %s after %d messages", resp.Raw, len(before))
+	}
 	pages := mustFollow(t, p)
 	if got := ids(pages); !slices.Equal(got, []string{"chat", "legacy"}) {
 		t.Fatalf("rows %v, want chat and legacy", got)

@@ -51,6 +51,7 @@ func (sc *scan) close() {
 func (s *Service) Discover(ctx context.Context, cursor *string) (*wire.DiscoverResult, func(), error) {
 	sc, seq, err := s.resume(cursor)
 	if err != nil {
+		s.abandonCurrent() // any error abandons the scan, a bad cursor's too
 		return nil, nil, err
 	}
 	res, err := s.page(ctx, sc)
@@ -124,6 +125,15 @@ func (s *Service) issue(sc *scan, seq uint64) {
 	defer s.mu.Unlock()
 	if !sc.dead {
 		sc.issued = seq
+	}
+}
+
+// abandonCurrent abandons the child's current scan, if any.
+func (s *Service) abandonCurrent() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scan != nil && !s.scan.dead {
+		s.scan.close()
 	}
 }
 
