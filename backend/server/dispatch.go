@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/scoutdev/scout/backend/wire"
 )
@@ -149,13 +150,14 @@ func (s *Server) reserve(c *Call) (func(), *wire.Error) {
 	}, nil
 }
 
-// run is a worker: it calls the handler, recovers a panic as internal,
-// releases the slots, and writes the terminal response unless one was
-// written. The slots are released before the response so that a client
-// that has read it may at once send the next request of the same kind (a
-// model.select right after its model.refresh) without meeting busy.
+// run is a worker: it calls the handler, recovers a panic as internal, writes
+// the terminal response unless one was written, and releases the slots.
 func (s *Server) run(c *Call, release func()) {
 	defer s.workers.Done()
+	var once sync.Once
+	releaseSlot := release
+	release = func() { once.Do(releaseSlot) }
+	defer release()
 	defer c.cancel()
 	result, err := func() (result any, err error) {
 		defer func() {
@@ -166,6 +168,5 @@ func (s *Server) run(c *Call, release func()) {
 		}()
 		return c.m.Handle(c.ctx, c)
 	}()
-	release()
-	s.finish(c, result, err)
+	s.finish(c, result, err, release)
 }
