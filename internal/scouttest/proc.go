@@ -64,8 +64,8 @@ type Options struct {
 	Debug bool     // sets SCOUT_DEBUG_METHODS=1
 	Args  []string // defaults to ["backend"]
 	// Unprivileged runs the backend as uid/gid 65534 when the tests run as
-	// root (see internal/asuser), so permission checks apply to it; Dir
-	// must then be readable by that user.
+	// root (root reads a mode-0000 file anyway); Dir and the files the
+	// backend must reach have to be accessible to that user (asuser.Share).
 	Unprivileged bool
 }
 
@@ -79,6 +79,7 @@ type Proc struct {
 	done   chan struct{}
 	exit   error
 	seq    int
+	stash  map[string]Msg // responses read while awaiting another id
 }
 
 type lockedBuffer struct {
@@ -98,6 +99,18 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// Environ is the environment for a child scout in tests: ours, plus, when
+// the binary is built with -race, GORACE=atexit_sleep_ms=0 (the race runtime
+// otherwise sleeps 1 s at exit, which would hide whether the backend honours
+// its own exit bounds).
+func Environ() []string {
+	env := os.Environ()
+	if raceEnabled {
+		env = append(env, "GORACE=atexit_sleep_ms=0")
+	}
+	return env
+}
+
 // Start spawns the backend. The process is killed at the end of the test if
 // it is still running.
 func Start(t testing.TB, opts Options) *Proc {
@@ -114,7 +127,7 @@ func Start(t testing.TB, opts Options) *Proc {
 		cmd = asuser.Command(t, bin, opts.Args...)
 	}
 	cmd.Dir = opts.Dir
-	cmd.Env = append(os.Environ(), opts.Env...)
+	cmd.Env = append(Environ(), opts.Env...)
 	if opts.Debug {
 		cmd.Env = append(cmd.Env, "SCOUT_DEBUG_METHODS=1")
 	}
@@ -230,15 +243,26 @@ func (p *Proc) TryNext(timeout time.Duration) (Msg, bool) {
 }
 
 // Await reads messages until the response to id, returning it and every
-// message read before it (notifications and other responses).
+// message read before it (notifications and other responses). Responses to
+// other ids are also kept for their own Await.
 func (p *Proc) Await(id string) (Msg, []Msg) {
 	p.t.Helper()
+	if m, ok := p.stash[id]; ok {
+		delete(p.stash, id)
+		return m, nil
+	}
 	var before []Msg
 	deadline := time.Now().Add(DefaultTimeout)
 	for {
 		m := p.Next(time.Until(deadline))
 		if m.IsResponse() && m.ID != nil && *m.ID == id {
 			return m, before
+		}
+		if m.IsResponse() && m.ID != nil {
+			if p.stash == nil {
+				p.stash = map[string]Msg{}
+			}
+			p.stash[*m.ID] = m
 		}
 		before = append(before, m)
 	}

@@ -1,0 +1,8 @@
+package rpcclient
+
+// PID is the current child's process id (tests only).
+func (c *Client) PID() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cn.cmd.Process.Pid
+}

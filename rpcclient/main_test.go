@@ -1,0 +1,13 @@
+package rpcclient_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// Every test must leave no goroutine behind: readers, event pumps and
+// cancellation senders all end with their child or client.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
