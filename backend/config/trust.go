@@ -1,9 +1,10 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/scoutdev/scout/backend/fsguard"
 )
@@ -38,10 +39,16 @@ func LoadTrust(home *fsguard.Root) (*TrustStore, error) {
 	if err != nil {
 		return &TrustStore{Format: trustFormat}, &Error{File: TrustFile, Msg: "cannot be read safely"}
 	}
+	return ParseTrust(data)
+}
+
+// ParseTrust parses the bytes of trusted.json. A document that is not a
+// valid scout.trusted.v1 document yields an empty store and an error: it
+// must be one strict JSON object (valid UTF-8, no duplicate member, member
+// names matched exactly, nothing after it) without unknown members.
+func ParseTrust(data []byte) (*TrustStore, error) {
 	var s TrustStore
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil || s.Format != trustFormat || dec.More() {
+	if err := jsonv2.Unmarshal(data, &s, jsonv2.RejectUnknownMembers(true)); err != nil || s.Format != trustFormat {
 		return &TrustStore{Format: trustFormat}, &Error{File: TrustFile, Msg: "is not a valid scout.trusted.v1 document"}
 	}
 	return &s, nil
