@@ -123,13 +123,23 @@ func readSelection(root *fsguard.Root, logf func(string, ...any)) *wire.Selectio
 		logf("state.json cannot be read (%v); no selection", err)
 		return nil
 	}
+	sel, ok := parseState(data)
+	if !ok {
+		logf("state.json is malformed; no selection")
+	}
+	return sel
+}
+
+// parseState parses the bytes of state.json: one strict scout.state.v1
+// document whose selection, when set, names a safe provider, model and
+// effort. ok is false for anything else (then there is no selection).
+func parseState(data []byte) (sel *wire.Selection, ok bool) {
 	var doc stateDoc
 	if json.Unmarshal(data, &doc, json.RejectUnknownMembers(true)) != nil || doc.Format != stateFormat ||
 		!validSelection(doc.Selection) {
-		logf("state.json is malformed; no selection")
-		return nil
+		return nil, false
 	}
-	return doc.Selection
+	return doc.Selection, true
 }
 
 func validSelection(s *wire.Selection) bool {

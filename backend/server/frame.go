@@ -16,7 +16,14 @@ type frameReader struct {
 }
 
 func newFrameReader(r io.Reader) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, wire.MaxFrameBytes)}
+	return newFrameReaderSize(r, wire.MaxFrameBytes)
+}
+
+// newFrameReaderSize reads frames of at most max bytes, newline included
+// (max is at least 16, bufio's smallest buffer); the fuzz target uses small
+// bounds to reach them.
+func newFrameReaderSize(r io.Reader, max int) *frameReader {
+	return &frameReader{r: bufio.NewReaderSize(r, max)}
 }
 
 // next returns the next frame without its newline. A final line without a

@@ -37,13 +37,21 @@ func busy(dir *fsguard.Dir, id string, now time.Time) bool {
 	}
 	defer f.Close()
 	renewed := info.ModTime
-	data, err := io.ReadAll(io.LimitReader(f, maxLockBytes))
-	var lf lockFile
-	if err == nil && wire.Unmarshal(data, &lf) == nil {
-		if t, err := time.Parse(time.RFC3339Nano, lf.RenewedAt); err == nil {
-			renewed = t
-		}
+	if data, err := io.ReadAll(io.LimitReader(f, maxLockBytes)); err == nil {
+		renewed = lockRenewed(data, info.ModTime)
 	}
 	age := now.Sub(renewed)
 	return age <= BusyWindow && age >= -BusyWindow
+}
+
+// lockRenewed is the renewal time a lock file's content records, or
+// modTime when the content is not a lock.
+func lockRenewed(data []byte, modTime time.Time) time.Time {
+	var lf lockFile
+	if wire.Unmarshal(data, &lf) == nil {
+		if t, err := time.Parse(time.RFC3339Nano, lf.RenewedAt); err == nil {
+			return t
+		}
+	}
+	return modTime
 }
