@@ -67,19 +67,25 @@ type Options struct {
 	// root (root reads a mode-0000 file anyway); Dir and the files the
 	// backend must reach have to be accessible to that user (asuser.Share).
 	Unprivileged bool
+	// Observe, when set, sees every line the backend writes (without its
+	// newline), in order, before the test reads it: the leak scan of the
+	// adversarial suite hooks in here. It runs on the harness's reader
+	// goroutine and must not block.
+	Observe func(line []byte)
 }
 
 // Proc is a running `scout backend` with its real pipes.
 type Proc struct {
-	t      testing.TB
-	Cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	msgs   chan Msg
-	stderr *lockedBuffer
-	done   chan struct{}
-	exit   error
-	seq    int
-	stash  map[string]Msg // responses read while awaiting another id
+	t       testing.TB
+	Cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	msgs    chan Msg
+	stderr  *lockedBuffer
+	done    chan struct{}
+	exit    error
+	seq     int
+	observe func([]byte)
+	stash   map[string]Msg // responses read while awaiting another id
 }
 
 type lockedBuffer struct {
@@ -131,7 +137,7 @@ func Start(t testing.TB, opts Options) *Proc {
 	if opts.Debug {
 		cmd.Env = append(cmd.Env, "SCOUT_DEBUG_METHODS=1")
 	}
-	p := &Proc{t: t, Cmd: cmd, msgs: make(chan Msg, 1<<16), stderr: &lockedBuffer{}, done: make(chan struct{})}
+	p := &Proc{t: t, Cmd: cmd, msgs: make(chan Msg, 1<<16), stderr: &lockedBuffer{}, done: make(chan struct{}), observe: opts.Observe}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -160,7 +166,11 @@ func (p *Proc) read(stdout io.Reader) {
 	for {
 		line, err := r.ReadBytes('\n')
 		if len(line) > 0 {
-			p.msgs <- decodeMsg(line)
+			m := decodeMsg(line)
+			if p.observe != nil {
+				p.observe(m.Raw)
+			}
+			p.msgs <- m
 		}
 		if err != nil {
 			p.exit = p.Cmd.Wait()
