@@ -179,6 +179,10 @@ func (p *Proc) read(stdout io.Reader) {
 	}
 }
 
+// DecodeLine decodes one line the backend wrote, as the harness does (for
+// tests of test oracles).
+func DecodeLine(line []byte) Msg { return decodeMsg(line) }
+
 func decodeMsg(line []byte) Msg {
 	m := Msg{Raw: bytes.TrimRight(line, "\n"), At: time.Now()}
 	var env struct {
