@@ -141,7 +141,9 @@ func TestDiscoverStoreChangesMidScan(t *testing.T) {
 			must(t, os.Rename(s.path(id+".jsonl"), filepath.Join(s.home, "moved.jsonl")))
 			must(t, os.Symlink(filepath.Join(s.home, "moved.jsonl"), s.path(id+".jsonl")))
 		}, true},
-		{"emitted history's permissions", func(t *testing.T, s store, _ *scouttest.Proc, id string) { must(t, os.Chmod(s.path(id+".jsonl"), 0o600)) }, true},
+		{"emitted history's permissions", func(t *testing.T, s store, _ *scouttest.Proc, id string) {
+			must(t, os.Chmod(s.path(id+".jsonl"), 0o600))
+		}, true},
 		{"emitted history touched", func(t *testing.T, s store, _ *scouttest.Proc, id string) {
 			at := time.Now().Add(time.Hour)
 			must(t, os.Chtimes(s.path(id+".jsonl"), at, at))
