@@ -1,0 +1,209 @@
+package adversarial
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/leakscan"
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+// hostileServer is a model provider on 127.0.0.1 that misbehaves in one
+// way per path prefix (/s/<fault>/...), and a second listener on another
+// port that answers a valid list (where a cross-origin redirect points: a
+// client that follows it would see a success).
+type hostileServer struct {
+	url, other string
+	done       chan struct{}
+}
+
+// validList is a correct OpenAI-shaped list.
+const validList = `{"object":"list","data":[{"id":"good-1"},{"id":"good-2"}]}`
+
+func startHostile(t *testing.T) *hostileServer {
+	t.Helper()
+	l1, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	l2, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	h := &hostileServer{url: "http://" + l1.Addr().String(), other: "http://" + l2.Addr().String(), done: make(chan struct{})}
+	main := &http.Server{Handler: http.HandlerFunc(h.serve), ReadHeaderTimeout: 10 * time.Second}
+	other := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, validList) })}
+	go main.Serve(l1)
+	go other.Serve(l2)
+	t.Cleanup(func() {
+		close(h.done)
+		main.Close()
+		other.Close()
+	})
+	return h
+}
+
+func (h *hostileServer) base(fault string) string { return h.url + "/s/" + fault }
+
+// raw takes the connection over, so the fault can break HTTP itself.
+func raw(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter) {
+	conn, rw, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	return conn, rw
+}
+
+func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
+	fault, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/s/"), "/")
+	switch fault {
+	case "ok":
+		fmt.Fprint(w, validList)
+	case "drip": // a valid body, one byte every 100 ms
+		conn, rw := raw(w)
+		defer conn.Close()
+		fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(validList))
+		for i := range len(validList) {
+			rw.WriteByte(validList[i])
+			if rw.Flush() != nil {
+				return
+			}
+			select {
+			case <-time.After(100 * time.Millisecond):
+			case <-h.done:
+				return
+			}
+		}
+	case "hang": // headers never come
+		select {
+		case <-r.Context().Done():
+		case <-h.done:
+		}
+	case "flood": // 10 MiB of a list that never ends, no Content-Length
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"data":[`)
+		item := []byte(`{"id":"flood"},`)
+		for n := 0; n < 10<<20; n += len(item) {
+			if _, err := w.Write(item); err != nil {
+				return
+			}
+		}
+	case "floodlen": // announced as 10 MiB
+		w.Header().Set("Content-Length", fmt.Sprint(10<<20))
+		w.Write(bytes.Repeat([]byte(" "), 10<<20))
+	case "gzipbomb": // 10 MiB of whitespace in a few KiB of gzip
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		zw.Write([]byte(`{"data":[`))
+		zw.Write(bytes.Repeat([]byte(" "), 10<<20))
+		zw.Close()
+	case "cut": // closes after a tenth of the announced body
+		conn, rw := raw(w)
+		fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n%s", validList[:20])
+		rw.Flush()
+		conn.Close()
+	case "cutchunked": // closes inside a chunked body
+		conn, rw := raw(w)
+		fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n%s", validList[:10])
+		rw.Flush()
+		conn.Close()
+	case "redirect": // to the other port: another origin
+		http.Redirect(w, r, h.other+r.URL.Path, http.StatusFound)
+	case "redirectloop":
+		http.Redirect(w, r, r.URL.Path, http.StatusFound)
+	case "bigheader": // a 256 KiB header line before a valid body
+		conn, rw := raw(w)
+		defer conn.Close()
+		fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nX-Padding: %s\r\nContent-Length: %d\r\n\r\n%s", strings.Repeat("x", 256<<10), len(validList), validList)
+		rw.Flush()
+	case "garbage": // not HTTP at all
+		conn, rw := raw(w)
+		rw.WriteString("SSH-2.0-OpenSSH_9.6\r\n\x00\xff\xfe")
+		rw.Flush()
+		conn.Close()
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// TestHostileProviders refreshes one provider per fault. Each answers its
+// outcome and reason (PROTOCOL.md §7's mapping), the earlier cache keeps
+// its bytes exactly when the refresh failed, no temporary file stays in
+// the home, nothing in any answer names the server, and catalog status
+// still answers afterwards. Enrichment that floods or is cut never fails
+// a refresh.
+func TestHostileProviders(t *testing.T) {
+	t.Parallel()
+	srv := startHostile(t)
+	tok := token(t)
+	key := "sk-" + tok
+	cases := []struct {
+		fault, reason string // reason "" means refreshed
+	}{
+		{"drip", wire.ReasonRemoteTimeout},
+		{"hang", wire.ReasonRemoteTimeout},
+		{"flood", wire.ReasonCatalogLimit},
+		{"floodlen", wire.ReasonCatalogLimit},
+		{"gzipbomb", wire.ReasonCatalogLimit},
+		{"cut", wire.ReasonRemoteUnavailable},
+		{"cutchunked", wire.ReasonRemoteUnavailable},
+		{"redirect", wire.ReasonRemoteUnavailable},
+		{"redirectloop", wire.ReasonRemoteUnavailable},
+		{"bigheader", wire.ReasonRemoteUnavailable},
+		{"garbage", wire.ReasonRemoteUnavailable},
+		{"ok", ""},
+	}
+	var provs []catalogProvider
+	for _, c := range cases {
+		provs = append(provs, catalogProvider{id: c.fault, typ: "openai", base: srv.base(c.fault), keyEnv: "ADV_PROVIDER_KEY", timeout: "1s", enabled: []string{"good-1", "old-1"}})
+	}
+	home := catalogHome(t, srv.base("flood")+"/enrich.json", provs...)
+	old := map[string][]byte{}
+	for _, p := range provs {
+		old[p.id] = encodeCache(t, p, []string{"old-1"})
+		must(t, os.WriteFile(filepath.Join(home, "catalog", p.id+".json"), old[p.id], 0o600))
+	}
+	p := start(t, scouttest.Options{Env: []string{"SCOUT_HOME=" + home, "ADV_PROVIDER_KEY=" + key}},
+		leakscan.Canaries{Paths: []string{home}, Keys: []string{key}})
+	p.Initialize(catalogCaps...)
+	for _, c := range cases {
+		m := p.Call(wire.MethodModelRefresh, map[string]any{"provider": c.fault})
+		var res wire.RefreshResult
+		if m.Error != nil {
+			t.Errorf("%s: refresh answered %s", c.fault, m.Raw)
+			continue
+		}
+		m.Decode(t, &res)
+		t.Logf("%-12s → %s %v", c.fault, res.Outcome, deref(res.Reason))
+		now, err := os.ReadFile(filepath.Join(home, "catalog", c.fault+".json"))
+		must(t, err)
+		switch {
+		case c.reason == "" && (res.Outcome != wire.OutcomeRefreshed || bytes.Equal(now, old[c.fault])):
+			t.Errorf("%s: %s, cache replaced: %v", c.fault, m.Raw, !bytes.Equal(now, old[c.fault]))
+		case c.reason != "" && (res.Outcome != wire.OutcomeFailed || res.Reason == nil || *res.Reason != c.reason):
+			t.Errorf("%s: want %s, got %s", c.fault, c.reason, m.Raw)
+		case c.reason != "" && !bytes.Equal(now, old[c.fault]):
+			t.Errorf("%s: a failed refresh changed the cache", c.fault)
+		}
+		if res.CatalogRevision == nil {
+			t.Errorf("%s: no catalog revision after the refresh: %s", c.fault, m.Raw)
+		}
+	}
+	if st := p.Call(wire.MethodModelCatalogStatus, map[string]any{"cursor": nil}); st.Error != nil {
+		t.Errorf("status after the faults: %s", st.Raw)
+	}
+	checkHomeFiles(t, home)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
