@@ -211,6 +211,13 @@ func (p *Proc) Write(b []byte) {
 	}
 }
 
+// TryWrite writes raw bytes to the backend's stdin and returns the error
+// instead of failing the test, for writers on their own goroutine.
+func (p *Proc) TryWrite(b []byte) error {
+	_, err := p.stdin.Write(b)
+	return err
+}
+
 // Send writes one frame (a newline is added).
 func (p *Proc) Send(frame string) { p.t.Helper(); p.Write([]byte(frame + "\n")) }
 
