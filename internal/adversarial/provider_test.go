@@ -25,6 +25,8 @@ import (
 type hostileServer struct {
 	url, other string
 	done       chan struct{}
+	flood      []byte // 10 MiB of a list that never ends
+	bomb       []byte // gzip of 10 MiB of whitespace
 }
 
 // validList is a correct OpenAI-shaped list.
@@ -37,6 +39,13 @@ func startHostile(t *testing.T) *hostileServer {
 	l2, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
 	h := &hostileServer{url: "http://" + l1.Addr().String(), other: "http://" + l2.Addr().String(), done: make(chan struct{})}
+	h.flood = append([]byte(`{"data":[`), bytes.Repeat([]byte(`{"id":"flood"},`), (10<<20)/15)...)
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(`{"data":[`))
+	zw.Write(bytes.Repeat([]byte(" "), 10<<20))
+	zw.Close()
+	h.bomb = zb.Bytes()
 	main := &http.Server{Handler: http.HandlerFunc(h.serve), ReadHeaderTimeout: 10 * time.Second}
 	other := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, validList) })}
 	go main.Serve(l1)
@@ -87,22 +96,15 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case "flood": // 10 MiB of a list that never ends, no Content-Length
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"data":[`)
-		item := []byte(`{"id":"flood"},`)
-		for n := 0; n < 10<<20; n += len(item) {
-			if _, err := w.Write(item); err != nil {
-				return
-			}
-		}
+		w.(http.Flusher).Flush() // headers now: the body is chunked
+		w.Write(h.flood)
 	case "floodlen": // announced as 10 MiB
 		w.Header().Set("Content-Length", fmt.Sprint(10<<20))
 		w.Write(bytes.Repeat([]byte(" "), 10<<20))
 	case "gzipbomb": // 10 MiB of whitespace in a few KiB of gzip
 		w.Header().Set("Content-Encoding", "gzip")
-		zw := gzip.NewWriter(w)
-		zw.Write([]byte(`{"data":[`))
-		zw.Write(bytes.Repeat([]byte(" "), 10<<20))
-		zw.Close()
+		w.Header().Set("Content-Length", fmt.Sprint(len(h.bomb)))
+		w.Write(h.bomb)
 	case "cut": // closes after a tenth of the announced body
 		conn, rw := raw(w)
 		fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n%s", validList[:20])
@@ -161,7 +163,11 @@ func TestHostileProviders(t *testing.T) {
 	}
 	var provs []catalogProvider
 	for _, c := range cases {
-		provs = append(provs, catalogProvider{id: c.fault, typ: "openai", base: srv.base(c.fault), keyEnv: "ADV_PROVIDER_KEY", timeout: "1s", enabled: []string{"good-1", "old-1"}})
+		timeout := "30s" // generous: a loaded machine must not turn a limit into a timeout
+		if c.reason == wire.ReasonRemoteTimeout {
+			timeout = "1s"
+		}
+		provs = append(provs, catalogProvider{id: c.fault, typ: "openai", base: srv.base(c.fault), keyEnv: "ADV_PROVIDER_KEY", timeout: timeout, enabled: []string{"good-1", "old-1"}})
 	}
 	home := catalogHome(t, srv.base("flood")+"/enrich.json", provs...)
 	old := map[string][]byte{}
