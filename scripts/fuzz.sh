@@ -23,7 +23,7 @@ targets=$(grep -r -o -E --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+' . |
   sed -E 's|^(.*)/[^/]+_test\.go:func (Fuzz[A-Za-z0-9_]+)$|\1 \2|' | sort -u)
 
 failed=0
-printf '%-22s %-20s %9s %8s %12s  %s\n' target package fuzzed wall_s execs result
+printf '%-26s %-20s %9s %8s %12s  %s\n' target package fuzzed wall_s execs result
 while read -r pkg name; do
   [ -n "$name" ] || continue
   echo "$name" | grep -q -E -- "$filter" || continue
@@ -39,7 +39,7 @@ while read -r pkg name; do
     result=FAIL
     failed=1
   fi
-  printf '%-22s %-20s %9s %8s %12s  %s\n' "$name" "${pkg#./}" "${fuzzed:-?}" "$took" "${execs:-?}" "$result"
+  printf '%-26s %-20s %9s %8s %12s  %s\n' "$name" "${pkg#./}" "${fuzzed:-?}" "$took" "${execs:-?}" "$result"
   if [ $rc -ne 0 ]; then
     grep -v -E '^fuzz: elapsed' "$out" | tail -30
   fi

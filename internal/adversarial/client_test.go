@@ -48,8 +48,14 @@ func (w world) start(t *testing.T, opts scouttest.Options) *scouttest.Proc {
 	t.Helper()
 	opts.Dir = w.ws
 	opts.Env = append(opts.Env, "SCOUT_HOME="+w.home)
-	p := start(t, opts, leakscan.Canaries{Paths: []string{w.home}, Contents: []string{w.tok}, ProtectedNames: []string{".env.local"}})
-	return p
+	return start(t, opts, w.canaries())
+}
+
+// canaries are what the world planted: its paths, its file contents (the
+// token) and its protected file. (Its provider's address is a URL, which
+// every line is checked for anyway.)
+func (w world) canaries() leakscan.Canaries {
+	return leakscan.Canaries{Paths: []string{w.home, w.ws}, Contents: []string{w.tok}, ProtectedNames: []string{".env.local"}}
 }
 
 // TestOneByteAtATime writes a conversation one byte per write: requests,

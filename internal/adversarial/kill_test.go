@@ -19,7 +19,6 @@ import (
 	"github.com/scoutdev/scout/backend/catalog"
 	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/backend/wire"
-	"github.com/scoutdev/scout/internal/leakscan"
 	"github.com/scoutdev/scout/internal/scouttest"
 	"github.com/scoutdev/scout/rpcclient"
 )
@@ -50,7 +49,7 @@ func startKillable(t *testing.T, w world, caps []string, env ...string) *killabl
 		t.Fatalf("starting the client: %v", err)
 	}
 	k.Client = c
-	scan.Add(leakscan.Canaries{Paths: []string{w.home, w.ws}, Contents: []string{w.tok}, ProtectedNames: []string{".env.local"}})
+	scan.Add(w.canaries())
 	t.Cleanup(func() {
 		c.Close()
 		k.scanTranscript(t)
