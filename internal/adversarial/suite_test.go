@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/scoutdev/scout/internal/leakscan"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
@@ -17,8 +19,17 @@ import (
 // found anything.
 var scan = leakscan.New(leakscan.Canaries{Paths: []string{leakscan.TempDir()}})
 
+// TestMain runs the suite, then fails it if the leak scan found anything
+// or if a goroutine of the tests (harness readers, provider servers,
+// rpcclient pumps) outlived them.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintf(os.Stderr, "goroutines left behind: %v\n", err)
+			code = 1
+		}
+	}
 	if found := scan.Findings(); len(found) > 0 {
 		fmt.Fprintf(os.Stderr, "leak scan: %d findings in %d lines:\n", len(found), scan.Lines())
 		for i, f := range found {
