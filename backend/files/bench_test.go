@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/scoutdev/scout/backend/fsguard"
@@ -45,7 +47,11 @@ func benchScan(b *testing.B, dir string) {
 
 // BenchmarkScanGoroot scans $(go env GOROOT)/src.
 func BenchmarkScanGoroot(b *testing.B) {
-	benchScan(b, filepath.Join(runtime.GOROOT(), "src"))
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatalf("go env GOROOT: %v", err)
+	}
+	benchScan(b, filepath.Join(strings.TrimSpace(string(out)), "src"))
 }
 
 // BenchmarkScanGenerated scans a generated tree of 100,000 files (see

@@ -53,7 +53,6 @@ func reference(t testing.TB, dir string, lim Limits, rules policy.Rules) ([]stri
 	type qd struct {
 		path  string
 		depth int
-		frame *policy.Frame
 		pf    *policy.Frame
 	}
 	var sel []string
