@@ -25,7 +25,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBackendCmd(), newVersionCmd())
+	root.AddCommand(newBackendCmd(), newMCPCmd(), newVersionCmd())
 	return root
 }
 
