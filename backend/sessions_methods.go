@@ -9,12 +9,12 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// newSessions builds the session feature from the process's options. A home
-// that cannot be determined leaves the feature registered; its requests then
+// newSessions builds the session feature on the backend home the workspace
+// state resolved (config.HomeDir: one rule for every feature). A home that
+// cannot be determined leaves the feature registered; its requests then
 // answer discovery_unavailable (or session_invalid for an exact open).
-func newSessions(opts Options) *sessions.Service {
-	home, err := sessions.ResolveHome(opts.Getenv)
-	if err != nil {
+func newSessions(opts Options, home string) *sessions.Service {
+	if home == "" {
 		fmt.Fprintln(opts.Stderr, "scout backend: the backend home cannot be determined; sessions are unavailable")
 	}
 	return sessions.New(sessions.Config{Home: home, Workspace: opts.Workspace})
