@@ -1,3 +1,5 @@
 module github.com/scoutdev/scout
 
 go 1.26.7
+
+require github.com/sahilm/fuzzy v0.1.3
