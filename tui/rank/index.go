@@ -109,10 +109,7 @@ func appendClasses[E byte | rune](cls []uint8, t []E) []uint8 {
 			c |= clsCamel
 		}
 		if i > 0 && (c&clsCamel != 0 || isSeparator(r)) {
-			cls[len(cls)-1] |= clsWordEnd
-		}
-		if i > 0 && r == '/' {
-			cls[len(cls)-1] |= clsDirEnd
+			cls[len(cls)-1] |= wordEnd(cls[len(cls)-1], r == '/')
 		}
 		if i == base {
 			c |= clsBaseStart
@@ -124,12 +121,26 @@ func appendClasses[E byte | rune](cls []uint8, t []E) []uint8 {
 		prev = r
 	}
 	if len(t) > 0 {
-		cls[len(cls)-1] |= clsWordEnd
+		cls[len(cls)-1] |= wordEnd(cls[len(cls)-1], false)
 	}
-	if end := namesakeEnd(t, base); end >= 0 {
+	if end := namesakeEnd(t, base); end >= 0 && cls[start+end]&clsWordEnd != 0 {
 		cls[start+end] |= clsNamesake
 	}
 	return cls
+}
+
+// wordEnd returns the class bits for the last rune of a word, of class c,
+// followed by a slash or not. A one-rune word gets none: a single typed rune
+// says nothing about wanting the whole word, and a chain of one-letter
+// directories would otherwise outscore any base name.
+func wordEnd(c uint8, slash bool) uint8 {
+	switch {
+	case wordStartOf[c]:
+		return 0
+	case slash:
+		return clsWordEnd | clsDirEnd
+	}
+	return clsWordEnd
 }
 
 // namesakeEnd returns the index of the last rune of the base name's stem
