@@ -33,10 +33,13 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
+	ff := newFilesFeature(loadWorkspace(opts.Workspace, opts.Getenv, opts.Stderr), opts.Getenv)
 	srv := server.New(server.Options{
-		Info: wire.ServerInfo{Name: "scout", Version: Version},
-		Log:  opts.Stderr,
+		Info:      wire.ServerInfo{Name: "scout", Version: Version},
+		Log:       opts.Stderr,
+		Workspace: ff.ws.workspace,
 	})
+	ff.register(srv)
 	if opts.Getenv(server.DebugEnv) == "1" {
 		srv.RegisterDebug()
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/asuser"
 )
 
 // DefaultTimeout bounds every wait of the harness; generous because the
@@ -62,6 +63,10 @@ type Options struct {
 	Env   []string // extra environment, appended to the parent's
 	Debug bool     // sets SCOUT_DEBUG_METHODS=1
 	Args  []string // defaults to ["backend"]
+	// Unprivileged runs the backend as uid/gid 65534 when the tests run as
+	// root (see internal/asuser), so permission checks apply to it; Dir
+	// must then be readable by that user.
+	Unprivileged bool
 }
 
 // Proc is a running `scout backend` with its real pipes.
@@ -118,6 +123,9 @@ func Start(t testing.TB, opts Options) *Proc {
 		opts.Args = []string{"backend"}
 	}
 	cmd := exec.Command(bin, opts.Args...)
+	if opts.Unprivileged {
+		cmd = asuser.Command(t, bin, opts.Args...)
+	}
 	cmd.Dir = opts.Dir
 	cmd.Env = append(Environ(), opts.Env...)
 	if opts.Debug {

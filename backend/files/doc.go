@@ -1,0 +1,42 @@
+// Package files implements project.files (PROTOCOL §5): a bounded,
+// deterministic snapshot of the visible workspace.
+//
+// # Selection
+//
+// Directories are expanded breadth-first: in order of depth, and within a
+// depth in the sorted order of their paths. That order is simply the order
+// of one FIFO queue, because the root's children are sorted and every
+// directory appends its own sorted child directories when it is expanded.
+// A directory is read in full (materialized), filtered by the policy and
+// sorted before any of its entries is selected; names are read up to the
+// examine budget still remaining, and a directory with more names than that
+// contributes no children, spends the budget and ends expansion. Entries are
+// selected in that order until the entry bound; the byte bound (Fit) later
+// drops entries from the end of the selection order, so a parent, always
+// selected before its children, is never dropped without them.
+//
+// # Reading ahead
+//
+// Reading directories is the expensive part, and it does not depend on
+// selection decisions except for the examine budget. So a few reader
+// goroutines read the queued directories ahead of the selector (at most
+// readAhead directories ahead), each bounded by the budget that remained
+// when it started, an upper bound of the budget it will really get. The
+// selector consumes their results strictly in queue order and applies the
+// bounds exactly as a sequential walk would, so the outcome is the same
+// whatever the timing: only the amount of wasted read-ahead varies.
+//
+// # Descriptors
+//
+// A directory is opened with openat relative to its parent's descriptor
+// (fsguard.Dir.OpenDir), which is kept open until all its queued child
+// directories have been opened. When more than maxHeldDirs descriptors are
+// held, a directory is closed right after reading and its children are
+// opened from the root, component by component (still through fsguard).
+//
+// # Output
+//
+// The report lists the selected entries sorted by path components: a
+// pre-order walk of the selected tree, whose children lists are already
+// sorted by name, yields that order without sorting paths.
+package files

@@ -1,0 +1,358 @@
+package files
+
+import (
+	"context"
+	"io/fs"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/scoutdev/scout/backend/fsguard"
+	"github.com/scoutdev/scout/backend/policy"
+	"github.com/scoutdev/scout/backend/wire"
+)
+
+// Limits are project.files's bounds (PROTOCOL §5).
+type Limits struct {
+	MaxEntries  int // entries selected, files plus directories
+	MaxDepth    int // a top-level entry has depth 1; deeper ones are listed, never expanded
+	MaxExamined int // raw directory entries read, rejected ones included
+}
+
+// DefaultLimits are the protocol's bounds.
+var DefaultLimits = Limits{
+	MaxEntries:  wire.DefaultFilesExtension.MaxEntries,
+	MaxDepth:    wire.DefaultFilesExtension.MaxDepth,
+	MaxExamined: wire.DefaultFilesExtension.MaxExamined,
+}
+
+const (
+	// readAhead bounds how many queued directories readers may have claimed
+	// beyond the one the selector waits for: enough to keep the readers
+	// busy, small enough that work wasted past a bound stays small.
+	readAhead = 64
+	// maxHeldDirs bounds the directory descriptors held for children not
+	// yet opened (well under the usual 1,024 soft limit).
+	maxHeldDirs = 256
+	// checkEvery is how many names a reader reads between deadline checks.
+	checkEvery = 1024
+)
+
+// Selected is one selected entry.
+type Selected struct {
+	Path string
+	Dir  bool
+	// first and count locate a directory's children in the selection.
+	first, count int32
+}
+
+// Result is a scan's selection, in selection order.
+type Result struct {
+	Selected  []Selected
+	Truncated bool
+	// Examined is the number of raw names the selection accounted for.
+	Examined int
+
+	rootCount int32 // the root's children are Selected[:rootCount]
+}
+
+// node is a directory queued for expansion.
+type node struct {
+	parent *node
+	path   string // workspace-relative; "" for the root
+	name   string
+	depth  int // the root is 0
+	sel    int32
+
+	// Written by the reader before ready is closed.
+	ready    chan struct{}
+	frame    *policy.Frame
+	children []child
+	examined int
+	overflow bool                        // more names than the budget the reader was given
+	dir      atomic.Pointer[fsguard.Dir] // held for the children, or nil
+	pending  atomic.Int32                // queued child directories not yet opened
+}
+
+type child struct {
+	path string
+	dir  bool
+}
+
+// scanner is one scan's shared state.
+type scanner struct {
+	ctx       context.Context
+	root      *fsguard.Root
+	pol       *policy.Policy
+	lim       Limits
+	remaining atomic.Int64 // examine budget left at the selector's position
+	held      atomic.Int32
+	stop      chan struct{}
+	queue     []*node // the selector's queue, for closing what is held at the end
+}
+
+// Scan selects the visible workspace under root with pol within lim. It
+// returns ctx's error if ctx ends first (no partial result), and returns
+// only after every goroutine it started has finished.
+func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limits) (*Result, error) {
+	s := &scanner{ctx: ctx, root: root, pol: pol, lim: lim, stop: make(chan struct{})}
+	s.remaining.Store(int64(lim.MaxExamined))
+	rootNode := &node{sel: -1, ready: make(chan struct{})}
+	work := make(chan *node, readAhead)
+	var wg sync.WaitGroup
+	for range readers() {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.reader(work) }()
+	}
+	res, err := s.selectAll(rootNode, work)
+	close(s.stop)
+	close(work)
+	wg.Wait()
+	for _, n := range s.queue {
+		s.release(n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func readers() int { return min(max(runtime.GOMAXPROCS(0), 2), 4) }
+
+// selectAll is the selector: it hands directories to the readers in queue
+// order and applies the bounds to their results in the same order.
+func (s *scanner) selectAll(rootNode *node, work chan<- *node) (*Result, error) {
+	res := &Result{}
+	queue := []*node{rootNode}
+	defer func() { s.queue = queue }()
+	sent := 0
+	examined := 0
+	for i := 0; i < len(queue); i++ {
+		n := queue[i]
+		if len(res.Selected) >= s.lim.MaxEntries {
+			res.Truncated = true
+			break
+		}
+		s.remaining.Store(int64(s.lim.MaxExamined - examined))
+		if err := s.await(n, queue, &sent, work); err != nil {
+			return nil, err
+		}
+		if err := s.ctx.Err(); err != nil {
+			return nil, err // n may have been read only in part
+		}
+		if n.overflow || examined+n.examined > s.lim.MaxExamined {
+			examined = s.lim.MaxExamined
+			res.Truncated = true
+			break
+		}
+		examined += n.examined
+		queue = s.expand(res, n, queue)
+	}
+	res.Examined = examined
+	return res, nil
+}
+
+// await sends queued directories to the readers (as far as the channel
+// takes them) until n has been read.
+func (s *scanner) await(n *node, queue []*node, sent *int, work chan<- *node) error {
+	for {
+		var next chan<- *node
+		var head *node
+		if *sent < len(queue) {
+			next, head = work, queue[*sent]
+		}
+		select {
+		case <-n.ready:
+			return nil
+		case next <- head:
+			*sent++
+		case <-s.ctx.Done():
+			return s.ctx.Err()
+		}
+	}
+}
+
+// expand selects n's children and queues its child directories.
+func (s *scanner) expand(res *Result, n *node, queue []*node) []*node {
+	first := int32(len(res.Selected))
+	childDepth := n.depth + 1
+	var queued []*node
+	for _, c := range n.children {
+		if len(res.Selected) >= s.lim.MaxEntries {
+			res.Truncated = true
+			break
+		}
+		res.Selected = append(res.Selected, Selected{Path: c.path, Dir: c.dir})
+		if !c.dir {
+			continue
+		}
+		if childDepth >= s.lim.MaxDepth {
+			res.Truncated = true // listed, never expanded
+			continue
+		}
+		queued = append(queued, &node{
+			parent: n, path: c.path, name: c.path[len(c.path)-nameLen(c.path):],
+			depth: childDepth, sel: int32(len(res.Selected) - 1), ready: make(chan struct{}),
+		})
+	}
+	if n.sel >= 0 {
+		res.Selected[n.sel].first = first
+		res.Selected[n.sel].count = int32(len(res.Selected)) - first
+	} else {
+		res.rootCount = int32(len(res.Selected))
+	}
+	n.pending.Store(int32(len(queued)))
+	if len(queued) == 0 {
+		s.release(n)
+	}
+	return append(queue, queued...)
+}
+
+func nameLen(path string) int { return len(path) - strings.LastIndexByte(path, '/') - 1 }
+
+// reader reads directories handed to it until the channel closes or the
+// scan stops.
+func (s *scanner) reader(work <-chan *node) {
+	for n := range work {
+		select {
+		case <-s.stop:
+			close(n.ready)
+			continue
+		default:
+		}
+		s.read(n)
+		close(n.ready)
+	}
+}
+
+// read opens, reads, filters and sorts one directory. A directory that
+// cannot be opened or read keeps no children (and is not an error).
+func (s *scanner) read(n *node) {
+	d, err := s.open(n)
+	if err != nil {
+		return
+	}
+	defer s.keepOrClose(n, d)
+	raw, has, ok := s.readNames(n, d)
+	if !ok {
+		return
+	}
+	if n.parent == nil {
+		n.frame = s.pol.RootFrame(d, has)
+	} else {
+		n.frame = s.pol.Enter(n.parent.frame, n.name, d, has)
+	}
+	kept := raw[:0]
+	for _, c := range raw {
+		if s.pol.Check(n.frame, c.path[len(c.path)-nameLen(c.path):], typeOf(c.dir)) == policy.Visible {
+			kept = append(kept, c)
+		}
+	}
+	slices.SortFunc(kept, func(a, b child) int { return strings.Compare(a.path, b.path) })
+	n.children = kept
+}
+
+// keepOrClose holds d for n's children when it may have some and not too
+// many descriptors are held already; otherwise it closes d.
+func (s *scanner) keepOrClose(n *node, d *fsguard.Dir) {
+	if n.depth+1 < s.lim.MaxDepth && hasDir(n.children) {
+		if s.held.Add(1) <= maxHeldDirs {
+			n.dir.Store(d)
+			return
+		}
+		s.held.Add(-1)
+	}
+	d.Close()
+}
+
+func typeOf(dir bool) fs.FileMode {
+	if dir {
+		return fs.ModeDir
+	}
+	return 0
+}
+
+func hasDir(cs []child) bool {
+	for _, c := range cs {
+		if c.dir {
+			return true
+		}
+	}
+	return false
+}
+
+// open opens n relative to its parent's held descriptor, or from the root
+// when the parent was not held.
+func (s *scanner) open(n *node) (*fsguard.Dir, error) {
+	if n.parent == nil {
+		return s.root.OpenDir(".")
+	}
+	p := n.parent
+	defer func() {
+		if p.pending.Add(-1) == 0 {
+			s.release(p)
+		}
+	}()
+	if pd := p.dir.Load(); pd != nil {
+		return pd.OpenDir(n.name)
+	}
+	return s.root.OpenDir(n.path)
+}
+
+// readNames reads every name of d within the budget, keeping regular files
+// and directories with safe names (the rest can never be visible) and
+// noting which ignore files the listing holds.
+func (s *scanner) readNames(n *node, d *fsguard.Dir) ([]child, policy.IgnoreFiles, bool) {
+	bound := int(s.remaining.Load())
+	prefix := n.path
+	if prefix != "" {
+		prefix += "/"
+	}
+	var raw []child
+	var has policy.IgnoreFiles
+	count := 0
+	err := d.Scan(func(name []byte, typ fs.FileMode) bool {
+		count++
+		if count > bound {
+			n.overflow = true
+			return false
+		}
+		if count%checkEvery == 0 && s.stopped() {
+			return false
+		}
+		isDir := typ.IsDir()
+		if (!isDir && !typ.IsRegular()) || !fsguard.SafeNameBytes(name) {
+			return true
+		}
+		p := prefix + string(name)
+		has |= policy.IgnoreFileKind(p[len(prefix):], isDir)
+		raw = append(raw, child{path: p, dir: isDir})
+		return true
+	})
+	n.examined = count
+	if n.overflow {
+		return nil, 0, false
+	}
+	return raw, has, err == nil && !s.stopped()
+}
+
+func (s *scanner) stopped() bool {
+	select {
+	case <-s.stop:
+		return true
+	case <-s.ctx.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// release closes n's held descriptor, once.
+func (s *scanner) release(n *node) {
+	if d := n.dir.Swap(nil); d != nil {
+		d.Close()
+		s.held.Add(-1)
+	}
+}

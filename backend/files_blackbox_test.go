@@ -1,0 +1,499 @@
+package backend_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/asuser"
+	"github.com/scoutdev/scout/internal/makefs"
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+const maxLine = 1048576
+
+// report is a decoded project.files response with its raw line.
+type report struct {
+	wire.ProjectFilesResult
+	raw []byte
+}
+
+func (r report) paths() []string {
+	out := make([]string, len(r.Entries))
+	for i, e := range r.Entries {
+		out[i] = e.Path
+	}
+	return out
+}
+
+func (r report) has(path string) bool { return slices.Contains(r.paths(), path) }
+
+// scanFiles calls project.files and checks what every report must satisfy:
+// the line bound, no absolute path or fixture location anywhere, kinds,
+// component order, and every parent listed.
+func scanFiles(t *testing.T, p *scouttest.Proc, dir string) report {
+	t.Helper()
+	m := p.Call(wire.MethodProjectFiles, map[string]any{})
+	if m.Error != nil {
+		t.Fatalf("project.files: %s: %s", m.Error.Data.Code, m.Error.Message)
+	}
+	var r report
+	m.Decode(t, &r.ProjectFilesResult)
+	r.raw = m.Raw
+	checkReport(t, r, dir)
+	return r
+}
+
+func checkReport(t *testing.T, r report, dir string) {
+	t.Helper()
+	if n := len(r.raw) + 1; n > maxLine {
+		t.Errorf("response line is %d bytes", n)
+	}
+	for _, leak := range []string{dir, os.TempDir() + "/", `"path":"/`} {
+		if strings.Contains(string(r.raw), leak) {
+			t.Errorf("report contains %q", leak)
+		}
+	}
+	seen := map[string]bool{}
+	for i, e := range r.Entries {
+		if e.Kind != wire.KindFile && e.Kind != wire.KindDirectory {
+			t.Errorf("entry %q has kind %q", e.Path, e.Kind)
+		}
+		if i > 0 && compareComponents(r.Entries[i-1].Path, e.Path) >= 0 {
+			t.Errorf("order: %q before %q", r.Entries[i-1].Path, e.Path)
+		}
+		if j := strings.LastIndexByte(e.Path, '/'); j >= 0 && !seen[e.Path[:j]] {
+			t.Errorf("entry %q is listed without its parent", e.Path)
+		}
+		if e.Kind == wire.KindDirectory {
+			seen[e.Path] = true
+		}
+	}
+}
+
+func compareComponents(a, b string) int {
+	return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/"))
+}
+
+func startIn(t *testing.T, dir string, opts scouttest.Options) *scouttest.Proc {
+	t.Helper()
+	opts.Dir = dir
+	if !slices.ContainsFunc(opts.Env, func(e string) bool { return strings.HasPrefix(e, "SCOUT_HOME=") }) {
+		opts.Env = append(opts.Env, "SCOUT_HOME="+filepath.Join(t.TempDir(), "home"))
+	}
+	p := scouttest.Start(t, opts)
+	p.Initialize(wire.MethodProjectFiles, wire.MethodWorkspaceTrust, wire.MethodCancel)
+	return p
+}
+
+// protectedNames are §4.3's built-in credential names (files and dirs).
+var protectedNames = []string{
+	".env", ".env.local", ".env.production", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+	"server.pem", "tls.key", "cert.p12", "cert.pfx", "app.keystore",
+	"id_rsa", "id_rsa.pub", "id_dsa", "id_ecdsa", "id_ed25519", "id_ed25519.pub",
+}
+
+var protectedDirs = []string{".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker"}
+
+// unsafeNames are §4.2's unrepresentable names. (A 256-byte name cannot be
+// created on Linux, whose NAME_MAX is 255; see TestHostileWorkspace.)
+var unsafeNames = []string{"bad\nname", "esc\x1b[31mred", "del\x7fname", "rlo\u202etxt.exe", "lri\u2066x", "back\\slash", "inv\xffalid", "c1\u0085x"}
+
+// hostileFixture is the workspace of TestHostileWorkspace.
+func hostileFixture() []string {
+	var fx []string
+	for _, n := range protectedNames {
+		fx = append(fx, n, "src/"+n)
+	}
+	for _, d := range protectedDirs {
+		fx = append(fx, d+"/inside", "src/"+d+"/inside")
+	}
+	for _, n := range unsafeNames {
+		fx = append(fx, n, "src/"+n+"/child")
+	}
+	fx = append(fx,
+		".env.example", ".env.sample", ".env.template", "README.md", "src/main.go",
+		strings.Repeat("l", 255), strings.Repeat("é", 127),
+		"link-file => README.md", "link-dir => src", "link-root => /", "loop => loop", "src/up => ..",
+		"fifo|", "sock=", "src/fifo|",
+		"locked/ mode 0000", "locked/secret.txt",
+		".gitignore << *.log\n!keep.log\nbuild/\n",
+		"app.log", "keep.log", "build/out.o",
+		"src/.gitignore << !*.log\ngen/\n", "src/a.log", "src/gen/x.go",
+		"src/pkg/.gitignore << *.log\n!pkg-keep.log\n", "src/pkg/b.log", "src/pkg/pkg-keep.log",
+		"node_modules/left-pad/index.js", "src/node_modules/x.js", ".git/config", ".hg/store", ".svn/entries", ".jj/repo",
+	)
+	deep := "deep"
+	for i := 1; i <= 30; i++ {
+		deep += fmt.Sprintf("/d%d", i)
+	}
+	return append(fx, deep+"/leaf")
+}
+
+func TestHostileWorkspace(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, hostileFixture()...)
+	if err := os.WriteFile(filepath.Join(dir, strings.Repeat("x", 256)), nil, 0o644); err == nil {
+		t.Fatal("the OS accepted a 256-byte name; the fixture must check that it is not listed")
+	} else if !strings.Contains(err.Error(), "file name too long") {
+		t.Fatalf("creating a 256-byte name: %v", err)
+	}
+	asuser.Share(dir)
+	// As uid 65534 "locked" really is unreadable; as root it would not be.
+	home := filepath.Join(t.TempDir(), "home")
+	asuser.Share(filepath.Dir(home))
+	p := startIn(t, dir, scouttest.Options{Unprivileged: true, Env: []string{"SCOUT_HOME=" + home}})
+	r := scanFiles(t, p, dir)
+
+	forbidden := map[string]bool{"app.log": true, "build": true, "src/gen": true, "src/pkg/b.log": true,
+		"link-file": true, "link-dir": true, "link-root": true, "loop": true, "src/up": true,
+		"fifo": true, "sock": true, "src/fifo": true, "locked/secret.txt": true}
+	for _, n := range append(append(append([]string{}, protectedNames...), protectedDirs...), unsafeNames...) {
+		forbidden[n], forbidden["src/"+n] = true, true
+	}
+	for _, e := range r.Entries {
+		for _, comp := range strings.Split(e.Path, "/") {
+			if forbidden[comp] || forbidden[e.Path] || comp == "node_modules" || comp == ".git" || comp == ".hg" || comp == ".svn" || comp == ".jj" {
+				t.Errorf("forbidden entry listed: %q", e.Path)
+			}
+		}
+	}
+	for _, want := range []string{".env.example", ".env.sample", ".env.template", "README.md", "src", "src/main.go",
+		".gitignore", "keep.log", "src/.gitignore", "src/a.log", "src/pkg", "src/pkg/.gitignore", "src/pkg/pkg-keep.log",
+		strings.Repeat("l", 255), strings.Repeat("é", 127), "locked", "deep"} {
+		if !r.has(want) {
+			t.Errorf("visible entry %q missing", want)
+		}
+	}
+	// Depth: deep is depth 1, deep/d1/.../d11 is depth 12: listed, not expanded.
+	d11 := "deep"
+	for i := 1; i <= 11; i++ {
+		d11 += fmt.Sprintf("/d%d", i)
+	}
+	if !r.has(d11) || r.has(d11+"/d12") {
+		t.Errorf("depth bound: %q listed %v, its child listed %v", d11, r.has(d11), r.has(d11+"/d12"))
+	}
+	if !r.Truncated {
+		t.Error("a directory at depth 12 was left unexpanded but truncated is false")
+	}
+	for _, e := range r.Entries {
+		if strings.HasPrefix(e.Path, "locked/") {
+			t.Errorf("unreadable directory has children: %q", e.Path)
+		}
+	}
+	again := scanFiles(t, p, dir)
+	if !slices.Equal(again.Entries, r.Entries) || again.Truncated != r.Truncated {
+		t.Error("two scans of an unchanged workspace differ")
+	}
+}
+
+func TestUnreadableDirectoryDoesNotTruncate(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "locked/ mode 0000", "locked/x", "open/y")
+	asuser.Share(dir)
+	home := filepath.Join(t.TempDir(), "home")
+	asuser.Share(filepath.Dir(home))
+	p := startIn(t, dir, scouttest.Options{Unprivileged: true, Env: []string{"SCOUT_HOME=" + home}})
+	r := scanFiles(t, p, dir)
+	if !slices.Equal(r.paths(), []string{"locked", "open", "open/y"}) || r.Truncated {
+		t.Errorf("entries %q truncated %v", r.paths(), r.Truncated)
+	}
+}
+
+func TestExamineBound(t *testing.T) {
+	t.Parallel()
+	fx := []string{"a/x", "c/y", "c/z/w"}
+	for i := range 60000 {
+		fx = append(fx, fmt.Sprintf("big/f%05d", i))
+	}
+	dir := makefs.MustMake(t, fx...)
+	p := startIn(t, dir, scouttest.Options{})
+	r := scanFiles(t, p, dir)
+	// The root (3 names) and a (1) fit; big (60,000) does not: it stays
+	// listed without children, the budget is spent, c is not expanded.
+	if !slices.Equal(r.paths(), []string{"a", "a/x", "big", "c"}) || !r.Truncated {
+		t.Errorf("entries %q truncated %v", r.paths(), r.Truncated)
+	}
+}
+
+func TestEntryBound(t *testing.T) {
+	t.Parallel()
+	var fx, names []string
+	for i := range 10100 {
+		name := fmt.Sprintf("f%05d", i)
+		fx, names = append(fx, "d/"+name), append(names, "d/"+name)
+	}
+	fx = append(fx, "top.txt")
+	dir := makefs.MustMake(t, fx...)
+	p := startIn(t, dir, scouttest.Options{})
+	r := scanFiles(t, p, dir)
+	want := append([]string{"d"}, names[:9998]...)
+	want = append(want, "top.txt")
+	if len(r.Entries) != 10000 || !r.Truncated || !slices.Equal(r.paths(), want) {
+		t.Errorf("%d entries, truncated %v; first and last: %q %q", len(r.Entries), r.Truncated, r.paths()[:2], r.paths()[len(r.Entries)-2:])
+	}
+}
+
+func TestByteBoundHitFirst(t *testing.T) {
+	t.Parallel()
+	var fx []string
+	for i := range 4200 {
+		fx = append(fx, fmt.Sprintf("%04d%s", i, strings.Repeat("n", 246)))
+	}
+	dir := makefs.MustMake(t, fx...)
+	p := startIn(t, dir, scouttest.Options{})
+	r := scanFiles(t, p, dir)
+	n := len(r.Entries)
+	if !r.Truncated || n == 0 || n >= 4200 {
+		t.Fatalf("%d entries, truncated %v", n, r.Truncated)
+	}
+	slices.Sort(fx)
+	if !slices.Equal(r.paths(), fx[:n]) {
+		t.Error("the byte bound did not drop from the end of the selection order")
+	}
+	next := len(fmt.Sprintf(`,{"path":%q,"kind":"file"}`, fx[n]))
+	if len(r.raw)+1+next <= maxLine {
+		t.Errorf("line is %d bytes and the next entry (%d bytes) would still fit", len(r.raw)+1, next)
+	}
+}
+
+func awaitCode(t *testing.T, p *scouttest.Proc, id string, code wire.Code) []scouttest.Msg {
+	t.Helper()
+	m, before := p.Await(id)
+	if m.Code() != code {
+		t.Fatalf("%s answered %q (%s), want %q", id, m.Code(), m.Raw, code)
+	}
+	if code != "" && m.Result != nil {
+		t.Fatalf("%s: error response carries a result: %s", id, m.Raw)
+	}
+	return before
+}
+
+func TestScanTimeoutBusyAndStatus(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a/b")
+	p := startIn(t, dir, scouttest.Options{Debug: true, Env: []string{"SCOUT_DEBUG_SCAN_STALL_MS=6000"}})
+	p.Request("s1", wire.MethodProjectFiles, map[string]any{})
+	if m := p.Next(scouttest.DefaultTimeout); m.Method != wire.NotifyCommandStarted {
+		t.Fatalf("first message %s", m.Raw)
+	}
+	for i := range 3 {
+		id := fmt.Sprintf("st%d", i)
+		sent := time.Now()
+		p.Request(id, wire.MethodStatus, nil)
+		m, _ := p.Await(id)
+		if d := m.At.Sub(sent); d > 300*time.Millisecond { // 100 ms bound plus tolerance for a shared machine
+			t.Errorf("status took %v during a scan", d)
+		}
+		var st wire.StatusResult
+		m.Decode(t, &st)
+		if len(st.Active) != 1 || st.Active[0].RequestID != "s1" {
+			t.Errorf("status active = %+v", st.Active)
+		}
+	}
+	p.Request("s2", wire.MethodProjectFiles, map[string]any{})
+	awaitCode(t, p, "s2", wire.CodeBusy)
+	awaitCode(t, p, "s1", wire.CodeScanTimeout)
+	// The stuck worker still holds the scan slot.
+	p.Request("s3", wire.MethodProjectFiles, map[string]any{})
+	awaitCode(t, p, "s3", wire.CodeBusy)
+	r := retryUntilFree(t, p)
+	if !slices.Equal(r.paths(), []string{"a", "a/b"}) {
+		t.Errorf("after the stall: %q", r.paths())
+	}
+}
+
+// retryUntilFree repeats project.files while it answers busy.
+func retryUntilFree(t *testing.T, p *scouttest.Proc) report {
+	t.Helper()
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for time.Now().Before(deadline) {
+		m := p.Call(wire.MethodProjectFiles, map[string]any{})
+		if m.Code() == wire.CodeBusy {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		if m.Error != nil {
+			t.Fatalf("project.files: %s", m.Raw)
+		}
+		var r report
+		m.Decode(t, &r.ProjectFilesResult)
+		return r
+	}
+	t.Fatal("the scan slot was never released")
+	return report{}
+}
+
+func TestScanCancel(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a/b")
+	p := startIn(t, dir, scouttest.Options{Debug: true, Env: []string{"SCOUT_DEBUG_SCAN_STALL_MS=1500"}})
+	p.Request("s1", wire.MethodProjectFiles, map[string]any{})
+	p.Request("c1", wire.MethodCancel, map[string]any{"request_id": "s1"})
+	m, _ := p.Await("c1")
+	if m.Error != nil {
+		t.Fatalf("cancel: %s", m.Raw)
+	}
+	awaitCode(t, p, "s1", wire.CodeOperationCancelled)
+	p.Request("s2", wire.MethodProjectFiles, map[string]any{})
+	awaitCode(t, p, "s2", wire.CodeBusy)
+	retryUntilFree(t, p)
+}
+
+const trustConfig = "[files]\ndeny = [\"private/**\"]\n[[providers]]\nid = \"local\"\ntype = \"ollama\"\ncredential_file = \"keys/local-token.json\"\n"
+
+func trustFixture(config string) []string {
+	return []string{".scout/config.toml << " + config, "private/notes.txt", "keys/local-token.json", "keys/other.txt", "main.go"}
+}
+
+func TestWorkspaceTrust(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture(trustConfig)...)
+	home := "SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")
+	p := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{home}})
+	init := p.Initialize(wire.MethodProjectFiles, wire.MethodWorkspaceTrust)
+	if init.Workspace != (wire.Workspace{Generation: 1, Trust: wire.TrustUntrusted}) {
+		t.Fatalf("initialize workspace = %+v", init.Workspace)
+	}
+	before := scanFiles(t, p, dir)
+	if !before.has("private/notes.txt") || !before.has("keys/local-token.json") {
+		t.Fatalf("untrusted snapshot: %q", before.paths())
+	}
+	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
+	m, msgs := p.Await("t1")
+	if m.Error != nil {
+		t.Fatalf("workspace.trust: %s", m.Raw)
+	}
+	if inv := invalidations(t, msgs); !slices.Equal(inv, []int64{2}) {
+		t.Fatalf("invalidations before the result: %v (%d messages)", inv, len(msgs))
+	}
+	var tr wire.TrustResult
+	m.Decode(t, &tr)
+	if tr.Generation != 2 || tr.Trust != wire.TrustTrusted || tr.ConfigurationReload != wire.ConfigurationReloadRestart {
+		t.Fatalf("trust result %+v", tr)
+	}
+	after := scanFiles(t, p, dir)
+	if after.Generation != 2 || after.has("private/notes.txt") || after.has("keys/local-token.json") || !after.has("keys/other.txt") {
+		t.Fatalf("trusted snapshot (generation %d): %q", after.Generation, after.paths())
+	}
+
+	// A new child applies the remembered trust before initialize answers.
+	p2 := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{home}})
+	init = p2.Initialize(wire.MethodProjectFiles)
+	if init.Workspace != (wire.Workspace{Generation: 1, Trust: wire.TrustTrusted}) {
+		t.Fatalf("restarted workspace = %+v", init.Workspace)
+	}
+	if r := scanFiles(t, p2, dir); !slices.Equal(r.paths(), after.paths()) {
+		t.Fatalf("restarted snapshot: %q", r.paths())
+	}
+
+	// A changed file is untrusted again.
+	if err := os.WriteFile(filepath.Join(dir, ".scout/config.toml"), []byte(trustConfig+"# changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p3 := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{home}})
+	init = p3.Initialize(wire.MethodProjectFiles)
+	if init.Workspace.Trust != wire.TrustUntrusted {
+		t.Fatalf("changed file: workspace = %+v", init.Workspace)
+	}
+	if r := scanFiles(t, p3, dir); !r.has("private/notes.txt") {
+		t.Fatalf("changed file applied anyway: %q", r.paths())
+	}
+}
+
+func invalidations(t *testing.T, msgs []scouttest.Msg) []int64 {
+	var out []int64
+	for _, m := range msgs {
+		if m.Method == wire.NotifyProjectInvalidated {
+			var ip wire.InvalidatedParams
+			m.Decode(t, &ip)
+			out = append(out, ip.Generation)
+		}
+	}
+	return out
+}
+
+func TestWorkspaceTrustFailureKeepsReservations(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture(strings.Replace(trustConfig, "[[providers]]", "bogus = 1\n[[providers]]", 1))...)
+	p := startIn(t, dir, scouttest.Options{})
+	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
+	m, msgs := p.Await("t1")
+	if m.Code() != wire.CodeTrustFailed || !slices.Equal(invalidations(t, msgs), []int64{2}) {
+		t.Fatalf("trust: %s after %d messages", m.Raw, len(msgs))
+	}
+	var st wire.StatusResult
+	p.MustCall(wire.MethodStatus, nil, &st)
+	if st.Generation != 2 {
+		t.Fatalf("generation after failed trust: %d", st.Generation)
+	}
+	r := scanFiles(t, p, dir)
+	if r.Generation != 2 || r.has("private/notes.txt") || r.has("keys/local-token.json") || !r.has("keys/other.txt") {
+		t.Fatalf("snapshot after failed trust: %q", r.paths())
+	}
+}
+
+func TestTrustCancelsRunningScan(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture(trustConfig)...)
+	p := startIn(t, dir, scouttest.Options{Debug: true, Env: []string{"SCOUT_DEBUG_SCAN_STALL_MS=1000"}})
+	p.Request("s1", wire.MethodProjectFiles, map[string]any{})
+	p.Next(scouttest.DefaultTimeout) // rpc.command.started
+	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
+	m, msgs := p.Await("t1")
+	if m.Error != nil {
+		t.Fatalf("trust: %s", m.Raw)
+	}
+	var order []string
+	for _, x := range msgs {
+		switch {
+		case x.Method == wire.NotifyProjectInvalidated:
+			order = append(order, "invalidated")
+		case x.IsResponse() && *x.ID == "s1":
+			order = append(order, string(x.Code()))
+		}
+	}
+	if !slices.Equal(order, []string{"invalidated", string(wire.CodeOperationCancelled)}) {
+		t.Fatalf("before the trust result: %v", order)
+	}
+	r := retryUntilFree(t, p)
+	if r.Generation != 2 || r.has("keys/local-token.json") {
+		t.Fatalf("after trust: generation %d %q", r.Generation, r.paths())
+	}
+}
+
+func TestNoLocalConfig(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a")
+	p := startIn(t, dir, scouttest.Options{})
+	var tr wire.TrustResult
+	m := p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, &tr)
+	if tr.Generation != 1 || tr.Trust != wire.TrustNoLocalConfig {
+		t.Fatalf("trust = %s", m.Raw)
+	}
+	if c := p.Call(wire.MethodProjectFiles, map[string]any{"x": 1}); c.Code() != wire.CodeInvalidParams {
+		t.Fatalf("project.files with a member: %s", c.Raw)
+	}
+}
+
+func TestBrokenUserConfigHidesEverything(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a.go")
+	home := filepath.Join(t.TempDir(), "home")
+	if err := makefs.Make(filepath.Dir(home), "home/config.toml << [files]\nrespect = true\n"); err != nil {
+		t.Fatal(err)
+	}
+	p := startIn(t, dir, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+	r := scanFiles(t, p, dir)
+	if len(r.Entries) != 0 {
+		t.Fatalf("broken config.toml: %q", r.paths())
+	}
+	if !strings.Contains(p.Stderr(), "config.toml: files.respect: unknown key") || strings.Contains(p.Stderr(), home) {
+		t.Fatalf("stderr: %q", p.Stderr())
+	}
+}

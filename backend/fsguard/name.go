@@ -1,0 +1,75 @@
+package fsguard
+
+import "unicode/utf8"
+
+// MaxNameBytes is the longest name SafeName accepts, in bytes.
+const MaxNameBytes = 255
+
+// SafeName reports whether name is one path component that may be shown,
+// stored and opened: valid UTF-8, 1..255 bytes, not "." or "..", and free of
+// C0 and C1 control characters, DEL, bidirectional formatting characters
+// (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), backslashes and
+// slashes (PROTOCOL §4.2; the slash because a name is one component).
+func SafeName(name string) bool {
+	if len(name) == 0 || len(name) > MaxNameBytes || name == "." || name == ".." {
+		return false
+	}
+	for i := 0; i < len(name); {
+		b := name[i]
+		if b < utf8.RuneSelf {
+			if b < 0x20 || b == 0x7f || b == '\\' || b == '/' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(name[i:])
+		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// SafeNameBytes is SafeName for a byte slice, without allocating.
+func SafeNameBytes(name []byte) bool {
+	if len(name) == 0 || len(name) > MaxNameBytes {
+		return false
+	}
+	if name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.') {
+		return false
+	}
+	for i := 0; i < len(name); {
+		b := name[i]
+		if b < utf8.RuneSelf {
+			if b < 0x20 || b == 0x7f || b == '\\' || b == '/' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(name[i:])
+		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// unsafeRune reports the non-ASCII runes §4.2 forbids: C1 controls and the
+// bidirectional formatting characters.
+func unsafeRune(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case r >= 0x202a && r <= 0x202e:
+		return true
+	case r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}

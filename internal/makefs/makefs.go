@@ -1,0 +1,137 @@
+// Package makefs builds file system fixtures from a tiny description
+// language, in the style of the os.Root tests, so tests can say what a
+// hostile workspace looks like in one table:
+//
+//	"dir/"              a directory (parents are created as needed)
+//	"dir/ mode 0000"    a directory with those permission bits (set last)
+//	"file"              an empty regular file
+//	"file << text"      a regular file holding text
+//	"link => target"    a symbolic link to target (anything, even "/")
+//	"fifo|"             a named pipe
+//	"sock="             a Unix domain socket (bound, then left behind)
+//
+// Paths are slash-separated and relative to the fixture root; names may hold
+// any byte except '/' and NUL, so hostile names are written as Go string
+// literals ("bad\nname", "\xff"). Modes are applied after everything else
+// is built, deepest first, so a locked directory can still be populated.
+package makefs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Make builds the entries under dir, which must exist.
+func Make(dir string, entries ...string) error {
+	var modes []pendingMode
+	for _, e := range entries {
+		m, err := makeOne(dir, e)
+		if err != nil {
+			return fmt.Errorf("makefs %q: %w", e, err)
+		}
+		if m != nil {
+			modes = append(modes, *m)
+		}
+	}
+	sort.Slice(modes, func(i, j int) bool { return len(modes[i].path) > len(modes[j].path) })
+	for _, m := range modes {
+		if err := os.Chmod(m.path, m.mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MustMake builds the entries in a fresh temporary directory and returns it.
+// Locked directories are unlocked again at cleanup so the directory can be
+// removed.
+func MustMake(t testing.TB, entries ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Cleanup(func() { unlockAll(dir) })
+	if err := Make(dir, entries...); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+type pendingMode struct {
+	path string
+	mode os.FileMode
+}
+
+func makeOne(root, e string) (*pendingMode, error) {
+	switch {
+	case strings.Contains(e, " => "):
+		name, target, _ := strings.Cut(e, " => ")
+		return nil, withParent(root, name, func(p string) error { return os.Symlink(target, p) })
+	case strings.Contains(e, " << "):
+		name, text, _ := strings.Cut(e, " << ")
+		return nil, withParent(root, name, func(p string) error { return os.WriteFile(p, []byte(text), 0o644) })
+	case strings.Contains(e, "/ mode "):
+		name, mode, _ := strings.Cut(e, "/ mode ")
+		perm, err := strconv.ParseUint(mode, 8, 32)
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(root, name)
+		return &pendingMode{path: p, mode: os.FileMode(perm)}, os.MkdirAll(p, 0o755)
+	case strings.HasSuffix(e, "/"):
+		return nil, os.MkdirAll(filepath.Join(root, e), 0o755)
+	case strings.HasSuffix(e, "|"):
+		return nil, withParent(root, strings.TrimSuffix(e, "|"), func(p string) error { return syscall.Mkfifo(p, 0o644) })
+	case strings.HasSuffix(e, "="):
+		return nil, withParent(root, strings.TrimSuffix(e, "="), makeSocket)
+	default:
+		return nil, withParent(root, e, func(p string) error { return os.WriteFile(p, nil, 0o644) })
+	}
+}
+
+func withParent(root, name string, mk func(string) error) error {
+	p := filepath.Join(root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return mk(p)
+}
+
+// makeSocket binds a Unix socket at p and closes the descriptor, leaving the
+// socket file behind. Long paths are bound through /proc/self/fd so the
+// 108-byte sun_path limit does not matter.
+func makeSocket(p string) error {
+	dir, err := os.Open(filepath.Dir(p))
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	addr := fmt.Sprintf("/proc/self/fd/%d/%s", dir.Fd(), filepath.Base(p))
+	if len(p) < 100 {
+		addr = p
+	}
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	return syscall.Bind(fd, &syscall.SockaddrUnix{Name: addr})
+}
+
+// unlockAll gives every directory under dir owner permissions back.
+func unlockAll(dir string) {
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			os.Chmod(p, 0o755)
+		}
+		if err != nil && d != nil && d.IsDir() {
+			os.Chmod(p, 0o755)
+			return nil
+		}
+		return nil
+	})
+}
