@@ -1,0 +1,89 @@
+package files
+
+import (
+	"image/color"
+
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+)
+
+// PathStyles style one path in a row: the directory part dimmed, the base
+// name emphasised, and the matched characters of each highlighted.
+type PathStyles struct {
+	Dir, Base, DirMatch, BaseMatch lipgloss.Style
+	// Plain is unemphasised text in the row (tree file names, padding).
+	Plain lipgloss.Style
+}
+
+// Styles is the Files page's look.
+type Styles struct {
+	Input textinput.Styles
+	// Row and Focused style paths in ordinary rows and in the focused row.
+	Row, Focused PathStyles
+	Gutter       lipgloss.Style // the focused row's marker
+	Mark         lipgloss.Style
+	FolderIcon   lipgloss.Style
+	Count        lipgloss.Style
+	Notice       lipgloss.Style
+	Spinner      lipgloss.Style
+	Empty        lipgloss.Style
+	PreviewTitle lipgloss.Style
+	PreviewBody  lipgloss.Style
+	PreviewNote  lipgloss.Style
+	Border       lipgloss.Style
+}
+
+// DefaultStyles returns the styles for a dark or light background; with
+// noColor every distinction is made with attributes alone (bold, faint,
+// underline, reverse), so NO_COLOR loses no information.
+func DefaultStyles(isDark, noColor bool) Styles {
+	ld := lipgloss.LightDark(isDark)
+	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
+	match := ld(lipgloss.Color("#C2185B"), lipgloss.Color("#FF87D7"))
+	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
+	focusBg := ld(lipgloss.Color("#E4E0F7"), lipgloss.Color("#2E2A45"))
+
+	base := lipgloss.NewStyle().Bold(true)
+	dir := lipgloss.NewStyle().Faint(true)
+	m := lipgloss.NewStyle().Bold(true).Underline(true)
+	s := Styles{
+		Input:        textinput.DefaultStyles(isDark),
+		Row:          PathStyles{Dir: dir, Base: base, DirMatch: m, BaseMatch: m, Plain: lipgloss.NewStyle()},
+		Gutter:       lipgloss.NewStyle().Bold(true),
+		Mark:         lipgloss.NewStyle().Bold(true),
+		FolderIcon:   lipgloss.NewStyle().Faint(true),
+		Count:        lipgloss.NewStyle().Faint(true),
+		Notice:       lipgloss.NewStyle().Italic(true),
+		Spinner:      lipgloss.NewStyle(),
+		Empty:        lipgloss.NewStyle().Faint(true).Italic(true),
+		PreviewTitle: lipgloss.NewStyle().Bold(true),
+		PreviewBody:  lipgloss.NewStyle(),
+		PreviewNote:  lipgloss.NewStyle().Faint(true).Italic(true),
+		Border:       lipgloss.NewStyle().Faint(true),
+	}
+	if !noColor {
+		s.Row.DirMatch = s.Row.DirMatch.Foreground(match)
+		s.Row.BaseMatch = s.Row.BaseMatch.Foreground(match)
+		s.Gutter = s.Gutter.Foreground(accent)
+		s.Mark = s.Mark.Foreground(accent)
+		s.FolderIcon = s.FolderIcon.Foreground(accent)
+		s.Notice = s.Notice.Foreground(warn)
+		s.Spinner = s.Spinner.Foreground(accent)
+		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
+	}
+	s.Focused = s.Row.on(focusBg, noColor)
+	s.Input.Cursor.Blink = false
+	return s
+}
+
+// on returns p for the focused row: on the focus background, or in reverse
+// video without colour.
+func (p PathStyles) on(bg color.Color, noColor bool) PathStyles {
+	apply := func(st lipgloss.Style) lipgloss.Style {
+		if noColor {
+			return st.Reverse(true)
+		}
+		return st.Background(bg)
+	}
+	return PathStyles{apply(p.Dir), apply(p.Base), apply(p.DirMatch), apply(p.BaseMatch), apply(p.Plain)}
+}
