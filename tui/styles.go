@@ -30,7 +30,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
 	s := Styles{
 		Tab:       lipgloss.NewStyle().Padding(0, 1).Faint(true),
-		ActiveTab: lipgloss.NewStyle().Padding(0, 1).Bold(true).Underline(true).Foreground(accent),
+		ActiveTab: lipgloss.NewStyle().Padding(0, 1).Bold(true).Foreground(accent),
 		TabGap:    lipgloss.NewStyle().Faint(true),
 		Status:    lipgloss.NewStyle(),
 		Dim:       lipgloss.NewStyle().Faint(true),

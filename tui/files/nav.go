@@ -47,6 +47,12 @@ func (m *Model) Focused() string {
 	return p
 }
 
+// Settled reports whether nothing is in flight: no scan, the ranking of
+// the current query shown, the preview (if shown) loaded.
+func (m *Model) Settled() bool {
+	return !m.scan.running && !m.settling() && !m.preview.loading
+}
+
 // Rows returns the paths of every row of the list shown, top to bottom
 // (for the ranked list: the ranking window, best first).
 func (m *Model) Rows() []string {

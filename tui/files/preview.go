@@ -101,6 +101,8 @@ func (p *preview) fill(msg previewMsg) {
 		}
 	case msg.read.Binary:
 		p.note = fmt.Sprintf("binary file, %d bytes", msg.read.Size)
+	case msg.read.Size == 0:
+		p.note = "empty file"
 	default:
 		p.lines = contentLines(msg.read.Content)
 		if msg.read.Truncated {

@@ -13,6 +13,8 @@ type PathStyles struct {
 	Dir, Base, DirMatch, BaseMatch lipgloss.Style
 	// Plain is unemphasised text in the row (tree file names, padding).
 	Plain lipgloss.Style
+	// Icon is the tree's folder arrow.
+	Icon lipgloss.Style
 }
 
 // Styles is the Files page's look.
@@ -22,7 +24,6 @@ type Styles struct {
 	Row, Focused PathStyles
 	Gutter       lipgloss.Style // the focused row's marker
 	Mark         lipgloss.Style
-	FolderIcon   lipgloss.Style
 	Count        lipgloss.Style
 	Notice       lipgloss.Style
 	Spinner      lipgloss.Style
@@ -45,13 +46,12 @@ func DefaultStyles(isDark, noColor bool) Styles {
 
 	base := lipgloss.NewStyle().Bold(true)
 	dir := lipgloss.NewStyle().Faint(true)
-	m := lipgloss.NewStyle().Bold(true).Underline(true)
+	m := lipgloss.NewStyle().Bold(true)
 	s := Styles{
 		Input:        textinput.DefaultStyles(isDark),
-		Row:          PathStyles{Dir: dir, Base: base, DirMatch: m, BaseMatch: m, Plain: lipgloss.NewStyle()},
+		Row:          PathStyles{Dir: dir, Base: base, DirMatch: m, BaseMatch: m, Plain: lipgloss.NewStyle(), Icon: lipgloss.NewStyle().Faint(true)},
 		Gutter:       lipgloss.NewStyle().Bold(true),
 		Mark:         lipgloss.NewStyle().Bold(true),
-		FolderIcon:   lipgloss.NewStyle().Faint(true),
 		Count:        lipgloss.NewStyle().Faint(true),
 		Notice:       lipgloss.NewStyle().Italic(true),
 		Spinner:      lipgloss.NewStyle(),
@@ -61,12 +61,15 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		PreviewNote:  lipgloss.NewStyle().Faint(true).Italic(true),
 		Border:       lipgloss.NewStyle().Faint(true),
 	}
-	if !noColor {
+	if noColor {
+		// Without colour a match is told apart by an underline.
+		s.Row.DirMatch, s.Row.BaseMatch = m.Underline(true), m.Underline(true)
+	} else {
 		s.Row.DirMatch = s.Row.DirMatch.Foreground(match)
 		s.Row.BaseMatch = s.Row.BaseMatch.Foreground(match)
 		s.Gutter = s.Gutter.Foreground(accent)
 		s.Mark = s.Mark.Foreground(accent)
-		s.FolderIcon = s.FolderIcon.Foreground(accent)
+		s.Row.Icon = s.Row.Icon.Foreground(accent)
 		s.Notice = s.Notice.Foreground(warn)
 		s.Spinner = s.Spinner.Foreground(accent)
 		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
@@ -85,5 +88,5 @@ func (p PathStyles) on(bg color.Color, noColor bool) PathStyles {
 		}
 		return st.Background(bg)
 	}
-	return PathStyles{apply(p.Dir), apply(p.Base), apply(p.DirMatch), apply(p.BaseMatch), apply(p.Plain)}
+	return PathStyles{apply(p.Dir), apply(p.Base), apply(p.DirMatch), apply(p.BaseMatch), apply(p.Plain), apply(p.Icon)}
 }

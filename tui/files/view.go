@@ -202,7 +202,7 @@ func (m *Model) treeRow(r treeRow, st PathStyles, w int) string {
 		}
 		name = st.Base.Render(r.name + "/")
 	}
-	line := st.Plain.Render(indent) + m.styles.FolderIcon.Render(icon) + name
+	line := st.Plain.Render(indent) + st.Icon.Render(icon) + name
 	return ansi.Truncate(line, w, "…")
 }
 
