@@ -299,15 +299,17 @@ func (m Model) tabBar() string {
 }
 
 func (m Model) statusLine() string {
+	// The error comes first after the state: on a narrow terminal it is
+	// what must not be cut off.
 	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
+	if m.lastErr != "" {
+		parts = append(parts, m.styles.Error.Render(m.lastErr))
+	}
 	if m.state != StateDown {
 		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))
 	}
 	if s := m.pages[m.active].Status(); s != "" {
 		parts = append(parts, s)
-	}
-	if m.lastErr != "" {
-		parts = append(parts, m.styles.Error.Render(m.lastErr))
 	}
 	return ansi.Truncate(strings.Join(parts, m.styles.Dim.Render(" · ")), m.width, "…")
 }

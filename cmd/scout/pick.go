@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"github.com/scoutdev/scout/rpcclient"
@@ -68,11 +69,23 @@ func runFiles(cmd *cobra.Command, f pickFlags) error {
 		tui.NewPlaceholder("Sessions", "The Sessions page is not built yet."),
 		tui.NewPlaceholder("Providers", "The Providers page is not built yet."),
 	}})
-	res, err := tui.Run(context.Background(), m, in, out)
+	res, err := tui.Run(context.Background(), m, in, out, tea.WithColorProfile(colorProfile(out)))
 	if err != nil {
 		return err
 	}
 	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+}
+
+// colorProfile is the terminal's colour profile, without colours when
+// NO_COLOR is set to anything at all (https://no-color.org: any non-empty
+// value; colorprofile itself only accepts the values strconv.ParseBool
+// reads as true).
+func colorProfile(tty io.Writer) colorprofile.Profile {
+	p := colorprofile.Detect(tty, os.Environ())
+	if os.Getenv("NO_COLOR") != "" && p > colorprofile.ASCII {
+		p = colorprofile.ASCII
+	}
+	return p
 }
 
 // printOutcome writes the chosen items, one per line (or NUL-terminated),

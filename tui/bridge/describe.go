@@ -24,7 +24,7 @@ func Describe(err error) string {
 		if ee.Expected {
 			return "the backend was stopped"
 		}
-		return "the backend stopped unexpectedly (" + ee.State + "); press R to restart it"
+		return "the backend stopped (" + ee.State + "); press R to restart it"
 	case errors.As(err, &pe):
 		return "the backend sent something unreadable and was stopped; press R to restart it"
 	case errors.Is(err, context.DeadlineExceeded):
