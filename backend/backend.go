@@ -34,14 +34,19 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 		opts.Stderr = io.Discard
 	}
 	ff := newFilesFeature(loadWorkspace(opts.Workspace, opts.Getenv, opts.Stderr), opts.Getenv)
+	sessions := newSessions(opts, ff.ws.home)
 	srv := server.New(server.Options{
 		Info:      wire.ServerInfo{Name: "scout", Version: Version},
 		Log:       opts.Stderr,
 		Workspace: ff.ws.workspace,
+		// The attachment is the session feature's (session.open/new).
+		Attachment: sessions.Attachment,
 	})
 	ff.register(srv)
+	registerSessions(srv, sessions)
 	if opts.Getenv(server.DebugEnv) == "1" {
 		srv.RegisterDebug()
 	}
+	registerCatalog(srv, opts, ff.ws)
 	return srv.Serve(in, out)
 }

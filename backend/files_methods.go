@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -125,10 +126,18 @@ func (f *filesFeature) projectFiles(ctx context.Context, c *server.Call) (any, e
 	done := make(chan outcome, 1)
 	started = true
 	go func() {
-		defer f.releaseScan()
+		var out outcome
+		defer func() {
+			if p := recover(); p != nil {
+				out = outcome{err: fmt.Errorf("scan panicked: %v", p)}
+			}
+			// Free the slot before the result can be answered, so a client
+			// that rescans as soon as it reads the report is not refused.
+			f.releaseScan()
+			done <- out
+		}()
 		time.Sleep(time.Duration(f.stall.Swap(0)))
-		res, err := files.Scan(scanCtx, f.ws.root, pol, files.DefaultLimits)
-		done <- outcome{res, err}
+		out.res, out.err = files.Scan(scanCtx, f.ws.root, pol, files.DefaultLimits)
 	}()
 	var out outcome
 	select {
@@ -138,8 +147,10 @@ func (f *filesFeature) projectFiles(ctx context.Context, c *server.Call) (any, e
 	switch {
 	case ctx.Err() != nil:
 		return nil, wire.NewError(wire.CodeOperationCancelled)
-	case scanCtx.Err() != nil || out.err != nil:
+	case scanCtx.Err() != nil:
 		return nil, wire.NewError(wire.CodeScanTimeout)
+	case out.err != nil:
+		return nil, out.err // logged by the server, answered internal
 	}
 	return f.finishReport(c, pol.Generation(), out.res)
 }

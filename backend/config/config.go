@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/scoutdev/scout/backend/policy"
+	"github.com/scoutdev/scout/backend/wire"
 )
 
 // Limits on configuration values.
@@ -176,12 +177,12 @@ func parseEnrichment(doc *table) (string, error) {
 }
 
 var (
-	providerID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,256}$`)
-	envName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
+	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
 )
 
-// ValidProviderID reports whether id is a safe provider id.
-func ValidProviderID(id string) bool { return providerID.MatchString(id) }
+// ValidProviderID reports whether id is a safe provider id: the protocol's
+// rule (wire.ValidProviderID), so every configured provider can be refreshed.
+func ValidProviderID(id string) bool { return wire.ValidProviderID(id) }
 
 func parseProviders(doc *table, base, userHome string, src Source) ([]Provider, error) {
 	ts, err := doc.tables("providers")

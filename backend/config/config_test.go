@@ -243,3 +243,11 @@ func FuzzParse(f *testing.F) {
 		_ = Candidates(data, dirs.Workspace, dirs.UserHome)
 	})
 }
+
+func TestProviderIDDotNamesRefused(t *testing.T) {
+	for _, id := range []string{".", ".."} {
+		if ValidProviderID(id) {
+			t.Errorf("%q accepted as a provider id; model.refresh could never name it", id)
+		}
+	}
+}

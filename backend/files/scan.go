@@ -66,7 +66,10 @@ type node struct {
 	depth  int // the root is 0
 	sel    int32
 
-	// Written by the reader before ready is closed.
+	// state is unclaimed, claimed (by the selector or a reader) or read.
+	// A reader closes ready when done; the selector, reading a node itself,
+	// needs no signal.
+	state    atomic.Int32
 	ready    chan struct{}
 	frame    *policy.Frame
 	children []child
@@ -90,25 +93,42 @@ type scanner struct {
 	remaining atomic.Int64 // examine budget left at the selector's position
 	held      atomic.Int32
 	stop      chan struct{}
-	queue     []*node // the selector's queue, for closing what is held at the end
+
+	// The queue is shared with the readers: the selector appends to it and
+	// raises limit as it advances; readers claim unclaimed nodes from next
+	// up to limit and sleep on more when there are none.
+	mu      sync.Mutex
+	more    *sync.Cond
+	queue   []*node
+	next    int
+	limit   int
+	waiting int
+	done    bool
 }
+
+const (
+	unclaimed int32 = iota
+	claimed
+)
 
 // Scan selects the visible workspace under root with pol within lim. It
 // returns ctx's error if ctx ends first (no partial result), and returns
 // only after every goroutine it started has finished.
 func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limits) (*Result, error) {
 	s := &scanner{ctx: ctx, root: root, pol: pol, lim: lim, stop: make(chan struct{})}
+	s.more = sync.NewCond(&s.mu)
 	s.remaining.Store(int64(lim.MaxExamined))
-	rootNode := &node{sel: -1, ready: make(chan struct{})}
-	work := make(chan *node, readAhead)
 	var wg sync.WaitGroup
 	for range readers() {
 		wg.Add(1)
-		go func() { defer wg.Done(); s.reader(work) }()
+		go func() { defer wg.Done(); s.reader() }()
 	}
-	res, err := s.selectAll(rootNode, work)
+	res, err := s.selectAll(&node{sel: -1, ready: make(chan struct{})})
 	close(s.stop)
-	close(work)
+	s.mu.Lock()
+	s.done = true
+	s.more.Broadcast()
+	s.mu.Unlock()
 	wg.Wait()
 	for _, n := range s.queue {
 		s.release(n)
@@ -119,28 +139,29 @@ func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limit
 	return res, nil
 }
 
+// readers is the number of reader goroutines besides the selector, which
+// reads too. Readers spend most of their time in system calls, which
+// release the processor, so one more than the spare processors pays off
+// even on two cores (measured: BenchmarkScanGoroot).
 func readers() int { return min(max(runtime.GOMAXPROCS(0), 2), 4) }
 
-// selectAll is the selector: it hands directories to the readers in queue
-// order and applies the bounds to their results in the same order.
-func (s *scanner) selectAll(rootNode *node, work chan<- *node) (*Result, error) {
+// selectAll is the selector: it applies the bounds to the queued
+// directories strictly in queue order, reading each itself unless a reader
+// already claimed it.
+func (s *scanner) selectAll(rootNode *node) (*Result, error) {
 	res := &Result{}
-	queue := []*node{rootNode}
-	defer func() { s.queue = queue }()
-	sent := 0
+	s.publish(0, []*node{rootNode})
 	examined := 0
-	for i := 0; i < len(queue); i++ {
-		n := queue[i]
+	for i := 0; i < s.queued(); i++ {
+		n := s.at(i)
 		if len(res.Selected) >= s.lim.MaxEntries {
 			res.Truncated = true
 			break
 		}
 		s.remaining.Store(int64(s.lim.MaxExamined - examined))
-		if err := s.await(n, queue, &sent, work); err != nil {
+		s.publish(i, nil)
+		if err := s.await(n); err != nil {
 			return nil, err
-		}
-		if err := s.ctx.Err(); err != nil {
-			return nil, err // n may have been read only in part
 		}
 		if n.overflow || examined+n.examined > s.lim.MaxExamined {
 			examined = s.lim.MaxExamined
@@ -148,34 +169,95 @@ func (s *scanner) selectAll(rootNode *node, work chan<- *node) (*Result, error) 
 			break
 		}
 		examined += n.examined
-		queue = s.expand(res, n, queue)
+		s.publish(i, s.expand(res, n))
 	}
 	res.Examined = examined
 	return res, nil
 }
 
-// await sends queued directories to the readers (as far as the channel
-// takes them) until n has been read.
-func (s *scanner) await(n *node, queue []*node, sent *int, work chan<- *node) error {
-	for {
-		var next chan<- *node
-		var head *node
-		if *sent < len(queue) {
-			next, head = work, queue[*sent]
-		}
-		select {
-		case <-n.ready:
-			return nil
-		case next <- head:
-			*sent++
-		case <-s.ctx.Done():
-			return s.ctx.Err()
+func (s *scanner) queued() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+func (s *scanner) at(i int) *node {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queue[i]
+}
+
+// publish appends nodes and lets readers claim up to readAhead past pos,
+// waking them only when there is someone to wake and something new.
+func (s *scanner) publish(pos int, nodes []*node) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = append(s.queue, nodes...)
+	limit := pos + 1 + readAhead
+	if limit > s.limit || len(nodes) > 0 {
+		s.limit = max(s.limit, limit)
+		if s.waiting > 0 {
+			s.more.Broadcast()
 		}
 	}
 }
 
+// await makes sure n has been read: by the selector itself when no reader
+// claimed it, else by waiting for that reader.
+func (s *scanner) await(n *node) error {
+	if n.state.CompareAndSwap(unclaimed, claimed) {
+		s.read(n)
+	} else {
+		select {
+		case <-n.ready:
+		case <-s.ctx.Done():
+		}
+	}
+	if err := s.ctx.Err(); err != nil {
+		return err // n may have been read only in part
+	}
+	return nil
+}
+
+// reader claims and reads queued directories ahead of the selector until
+// the scan is done.
+func (s *scanner) reader() {
+	for {
+		n := s.claim()
+		if n == nil {
+			return
+		}
+		if !s.stopped() {
+			s.read(n)
+		}
+		close(n.ready)
+	}
+}
+
+// claim returns the next unclaimed node within the read-ahead window,
+// sleeping while there is none; nil when the scan is done.
+func (s *scanner) claim() *node {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		for s.next < len(s.queue) && s.next < s.limit {
+			n := s.queue[s.next]
+			s.next++
+			if n.state.CompareAndSwap(unclaimed, claimed) {
+				return n
+			}
+		}
+		if s.done {
+			return nil
+		}
+		s.waiting++
+		s.more.Wait()
+		s.waiting--
+	}
+}
+
 // expand selects n's children and queues its child directories.
-func (s *scanner) expand(res *Result, n *node, queue []*node) []*node {
+func (s *scanner) expand(res *Result, n *node) []*node {
 	first := int32(len(res.Selected))
 	childDepth := n.depth + 1
 	var queued []*node
@@ -207,25 +289,10 @@ func (s *scanner) expand(res *Result, n *node, queue []*node) []*node {
 	if len(queued) == 0 {
 		s.release(n)
 	}
-	return append(queue, queued...)
+	return queued
 }
 
 func nameLen(path string) int { return len(path) - strings.LastIndexByte(path, '/') - 1 }
-
-// reader reads directories handed to it until the channel closes or the
-// scan stops.
-func (s *scanner) reader(work <-chan *node) {
-	for n := range work {
-		select {
-		case <-s.stop:
-			close(n.ready)
-			continue
-		default:
-		}
-		s.read(n)
-		close(n.ready)
-	}
-}
 
 // read opens, reads, filters and sorts one directory. A directory that
 // cannot be opened or read keeps no children (and is not an error).

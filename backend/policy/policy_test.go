@@ -328,3 +328,63 @@ func TestManagerTransition(t *testing.T) {
 		t.Error("closed manager")
 	}
 }
+
+// TestCheckIgnoreAgrees asks git check-ignore about every path of the
+// fixture, directories included, and compares with Resolve: a path git
+// ignores (itself or through an ignored parent directory) must be hidden,
+// any other path visible.
+func TestCheckIgnoreAgrees(t *testing.T) {
+	dir := makefs.MustMake(t, gitFixture...)
+	git(t, dir, "init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, ".git/info/exclude"), []byte("excluded-by-info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if rel, _ := filepath.Rel(dir, p); rel != "." {
+			all = append(all, rel)
+		}
+		return nil
+	})
+	cmd := exec.Command("git", "check-ignore", "--stdin", "-z", "--non-matching", "-v")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(strings.Join(all, "\x00") + "\x00")
+	out, _ := cmd.Output() // exit status 1 when nothing matches
+	fields := strings.Split(string(out), "\x00")
+	ignoredByGit := map[string]bool{}
+	for i := 0; i+3 < len(fields); i += 4 { // source, line, pattern, path
+		ignoredByGit[fields[i+3]] = fields[i] != "" && !strings.HasPrefix(fields[i+2], "!")
+	}
+	pol := newPolicy(t, dir, Rules{RespectIgnore: true})
+	root, _ := fsguard.OpenRoot(dir)
+	defer root.Close()
+	for _, rel := range all {
+		hidden := false
+		for p := rel; p != "."; p = filepath.Dir(p) {
+			hidden = hidden || ignoredByGit[p]
+		}
+		r, err := pol.Resolve(root, rel)
+		if err == nil {
+			r.Close()
+		}
+		if (err != nil) != hidden {
+			t.Errorf("%q: git check-ignore says ignored=%v, Resolve says hidden=%v", rel, hidden, err != nil)
+		}
+	}
+	if len(ignoredByGit) != len(all) {
+		t.Fatalf("check-ignore answered %d of %d paths", len(ignoredByGit), len(all))
+	}
+	n := 0
+	for _, ig := range ignoredByGit {
+		if ig {
+			n++
+		}
+	}
+	if n < 20 {
+		t.Fatalf("git ignores only %d paths: the fixture lost its point", n)
+	}
+	t.Logf("%d paths, %d ignored by git", len(all), n)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/scoutdev/scout/backend/wire"
 )
@@ -153,6 +154,9 @@ func (s *Server) reserve(c *Call) (func(), *wire.Error) {
 // the terminal response unless one was written, and releases the slots.
 func (s *Server) run(c *Call, release func()) {
 	defer s.workers.Done()
+	var once sync.Once
+	releaseSlot := release
+	release = func() { once.Do(releaseSlot) }
 	defer release()
 	defer c.cancel()
 	result, err := func() (result any, err error) {
@@ -164,5 +168,5 @@ func (s *Server) run(c *Call, release func()) {
 		}()
 		return c.m.Handle(c.ctx, c)
 	}()
-	s.finish(c, result, err)
+	s.finish(c, result, err, release)
 }

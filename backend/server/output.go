@@ -70,13 +70,17 @@ func (s *Server) writeNotificationLocked(method string, params wire.Stamper) {
 }
 
 // finish writes a worker's outcome as the terminal response unless the
-// request was already answered.
-func (s *Server) finish(c *Call, result any, err error) {
+// request was already answered. The worker is returning, so its admission
+// slot is released before the response is written: a client that sends the
+// next request of the same kind as soon as it reads this response (a
+// discovery following its cursor) must not be answered busy.
+func (s *Server) finish(c *Call, result any, err error, release func()) {
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
 	if c.done {
 		return
 	}
+	release()
 	if err == nil && c.commit != nil {
 		err = c.commit()
 	}

@@ -64,8 +64,8 @@ type Options struct {
 	Debug bool     // sets SCOUT_DEBUG_METHODS=1
 	Args  []string // defaults to ["backend"]
 	// Unprivileged runs the backend as uid/gid 65534 when the tests run as
-	// root (see internal/asuser), so permission checks apply to it; Dir
-	// must then be readable by that user.
+	// root (root reads a mode-0000 file anyway); Dir and the files the
+	// backend must reach have to be accessible to that user (asuser.Share).
 	Unprivileged bool
 }
 

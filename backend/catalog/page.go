@@ -1,0 +1,141 @@
+package catalog
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"strconv"
+	"strings"
+
+	"github.com/scoutdev/scout/backend/wire"
+)
+
+// Page bounds (initialize's limits).
+var (
+	pageEntries = wire.DefaultLimits.CatalogPageEntries
+	pageBytes   = wire.DefaultLimits.CatalogPageBytes
+)
+
+// Method tags bound into cursors: a cursor continues the method that issued it.
+const (
+	tagCatalog = "a"
+	tagStatus  = "s"
+)
+
+// cursorMACBytes is how much of the HMAC a cursor carries (16 bytes, 22
+// base64url characters): forging one is as hard as guessing 128 bits.
+const cursorMACBytes = 16
+
+// cursors issues and checks the opaque page cursors of this child:
+// "<revision>.<tag>.<offset>.<mac>", at most 64 ASCII bytes, authenticated
+// with a per-child secret so nothing needs remembering.
+type cursors struct {
+	secret []byte
+}
+
+func (c *cursors) mac(revision, tag string, offset int) string {
+	m := hmac.New(sha256.New, c.secret)
+	m.Write([]byte(revision + "." + tag + "." + strconv.Itoa(offset)))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:cursorMACBytes])
+}
+
+func (c *cursors) issue(revision, tag string, offset int) string {
+	return revision + "." + tag + "." + strconv.Itoa(offset) + "." + c.mac(revision, tag, offset)
+}
+
+// parse returns the revision and offset of a cursor this child issued for
+// tag, or ok=false for anything else (answered invalid_cursor).
+func (c *cursors) parse(cursor, tag string) (revision string, offset int, ok bool) {
+	parts := strings.Split(cursor, ".")
+	if len(parts) != 4 || parts[1] != tag {
+		return "", 0, false
+	}
+	offset, err := strconv.Atoi(parts[2])
+	if err != nil || offset < 0 || strconv.Itoa(offset) != parts[2] {
+		return "", 0, false
+	}
+	if !hmac.Equal([]byte(parts[3]), []byte(c.mac(parts[0], tag, offset))) {
+		return "", 0, false
+	}
+	return parts[0], offset, true
+}
+
+// pager is a result being cut to size: its choices and cursor members and
+// its stamp, and the result itself for encoding.
+type pager struct {
+	choices *[]wire.Choice
+	cursor  **string
+	stamp   *wire.Stamp
+	result  any
+}
+
+func (p *pager) set(choices []wire.Choice, cursor *string) { *p.choices, *p.cursor = choices, cursor }
+
+// encode marshals the result with a "ts" of the length the server writes.
+func (p *pager) encode() ([]byte, error) {
+	p.stamp.TS = tsPlaceholder
+	defer func() { p.stamp.TS = "" }()
+	return wire.Marshal(p.result)
+}
+
+// tsPlaceholder has the length of every "ts" the server writes.
+const tsPlaceholder = "0000-00-00T00:00:00.000Z"
+
+// lineBytes is the length of the whole response line the server writes for
+// a result: {"jsonrpc":"2.0","id":"<id>","result":<result>}\n. Request ids
+// never need escaping (their grammar is [A-Za-z0-9._:-]).
+func lineBytes(id string, result []byte) int {
+	return len(`{"jsonrpc":"2.0","id":"`) + len(id) + len(`","result":`) + len(result) + len("}\n")
+}
+
+// fillPage puts as many choices from offset into r as fit both bounds: at
+// most 100, and the whole encoded response line for request id at most
+// 32,768 bytes. Sizes are estimated from each choice's encoding and then
+// confirmed on the real encoded result. It returns the number taken; 0 only
+// when not even one choice fits (the first page's fixed members can crowd
+// them out; the cursor then continues at the same offset).
+func fillPage(r *pager, id string, choices []wire.Choice, offset int, next func(int) *string) (int, error) {
+	rest := choices[offset:]
+	n := min(len(rest), pageEntries)
+	sizes := make([]int, n)
+	for i := range sizes {
+		b, err := wire.Marshal(&rest[i])
+		if err != nil {
+			return 0, err
+		}
+		sizes[i] = len(b) + 1 // the comma
+	}
+	for {
+		r.set([]wire.Choice{}, next(offset+n))
+		empty, err := r.encode()
+		if err != nil {
+			return 0, err
+		}
+		total := lineBytes(id, empty)
+		k := 0
+		for k < n && total+sizes[k] <= pageBytes+boolToInt(k == 0) {
+			total += sizes[k]
+			k++
+		}
+		if k < n {
+			n = k // the cursor may change length: measure again with k
+			continue
+		}
+		r.set(rest[:n], next(offset+n))
+		full, err := r.encode()
+		if err != nil {
+			return 0, err
+		}
+		if lineBytes(id, full) <= pageBytes || n == 0 {
+			return n, nil
+		}
+		n--
+	}
+}
+
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,151 @@
+package sessions
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// This file is the fast path of the record parser. History lines are
+// mostly one long string (a reply, a tool output), so the parser scans
+// strings itself, eight bytes at a time, and leaves every other value
+// (numbers, literals, nested objects and arrays, which are short) to the
+// strict jsontext decoder. Its acceptance is exactly jsontext's: UTF-8
+// validity, escapes (surrogates paired), no control characters, no
+// duplicate member names, no trailing data. FuzzParseRecord holds it to
+// that.
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// specialMask has the high bit set in every byte of w that needs a closer
+// look inside a string: '"', '\\', a control character or a non-ASCII
+// byte. Borrows only run upwards from a byte that is itself special, so the
+// lowest set bit always marks the first special byte.
+func specialMask(w uint64) uint64 {
+	quote := w ^ (lsb * '"')
+	bslash := w ^ (lsb * '\\')
+	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (w-lsb*0x20)&^w | w) & msb
+}
+
+// scanString returns the index just past the string literal that starts
+// with the quote at b[i], and whether it holds an escape; ok is false for
+// anything jsontext would refuse.
+func scanString(b []byte, i int) (end int, escaped, ok bool) {
+	i++
+	for {
+		for i+8 <= len(b) {
+			if m := specialMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return 0, false, false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, true
+		case c == '\\':
+			n := escapeLen(b[i:])
+			if n == 0 {
+				return 0, false, false
+			}
+			i += n
+			escaped = true
+		case c < 0x20:
+			return 0, false, false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return 0, false, false
+			}
+			i += size
+		}
+	}
+}
+
+// escapeLen is the length of the escape sequence at the start of b, or 0
+// when it is invalid. A \u escape of a high surrogate must be followed by
+// one of a low surrogate; a lone low surrogate is invalid.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+	default:
+		return 0
+	}
+	r, ok := hex4(b[2:])
+	switch {
+	case !ok:
+		return 0
+	case r >= 0xdc00 && r <= 0xdfff:
+		return 0
+	case r < 0xd800 || r > 0xdbff:
+		return 6
+	}
+	if len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
+		return 0
+	}
+	if lo, ok := hex4(b[8:]); !ok || lo < 0xdc00 || lo > 0xdfff {
+		return 0
+	}
+	return 12
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// skipSpace returns the index of the first non-whitespace byte at or after i.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// otherValue returns the end of a value that is not a string, checked by
+// the strict decoder (d is reused).
+func otherValue(d *jsontext.Decoder, buf *bytes.Buffer, b []byte, i int) (int, bool) {
+	*buf = *bytes.NewBuffer(b[i:])
+	d.Reset(buf)
+	v, err := d.ReadValue()
+	if err != nil || v.Kind() == '"' {
+		return 0, false
+	}
+	return i + int(d.InputOffset()), true
+}

@@ -1,0 +1,70 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/scoutdev/scout/backend/server"
+	"github.com/scoutdev/scout/backend/sessions"
+	"github.com/scoutdev/scout/backend/wire"
+)
+
+// newSessions builds the session feature on the backend home the workspace
+// state resolved (config.HomeDir: one rule for every feature). A home that
+// cannot be determined leaves the feature registered; its requests then
+// answer discovery_unavailable (or session_invalid for an exact open).
+func newSessions(opts Options, home string) *sessions.Service {
+	if home == "" {
+		fmt.Fprintln(opts.Stderr, "scout backend: the backend home cannot be determined; sessions are unavailable")
+	}
+	return sessions.New(sessions.Config{Home: home, Workspace: opts.Workspace})
+}
+
+// registerSessions adds session.list, session.discover, session.open and
+// session.new (PROTOCOL.md §6).
+func registerSessions(srv *server.Server, svc *sessions.Service) {
+	srv.Register(&server.Method{
+		Name: wire.MethodSessionList, Kind: server.KindCatalog, LongRunning: true,
+		Handle: func(ctx context.Context, c *server.Call) (any, error) { return svc.List(ctx) },
+	})
+	srv.Register(&server.Method{
+		Name: wire.MethodSessionDiscover, Kind: server.KindDiscover, LongRunning: true,
+		Extension: func(e *wire.Extensions) {
+			ext := wire.DefaultDiscoverExtension
+			e.SessionDiscover = &ext
+		},
+		NewParams: func() any { return new(wire.CursorParams) },
+		Handle: func(ctx context.Context, c *server.Call) (any, error) {
+			res, commit, err := svc.Discover(ctx, c.Params.(*wire.CursorParams).Cursor)
+			return committed(c, res, commit, err)
+		},
+	})
+	srv.Register(&server.Method{
+		Name: wire.MethodSessionOpen, Kind: server.KindSelection,
+		NewParams: func() any { return new(wire.SessionOpenParams) },
+		Handle: func(ctx context.Context, c *server.Call) (any, error) {
+			res, commit, err := svc.Open(ctx, *c.Params.(*wire.SessionOpenParams).ID)
+			return committed(c, res, commit, err)
+		},
+	})
+	srv.Register(&server.Method{
+		Name: wire.MethodSessionNew, Kind: server.KindSelection,
+		Handle: func(ctx context.Context, c *server.Call) (any, error) {
+			res, commit := svc.NewSession()
+			return committed(c, res, commit, nil)
+		},
+	})
+}
+
+// committed makes commit run atomically with writing res: a concurrent
+// operation.cancel either wins completely (commit never runs) or loses
+// completely.
+func committed[T any](c *server.Call, res *T, commit func(), err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	if commit != nil {
+		c.OnCommit(func() error { commit(); return nil })
+	}
+	return res, nil
+}
