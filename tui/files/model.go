@@ -40,6 +40,7 @@ type Model struct {
 	backend bridge.Backend
 	keys    KeyMap
 	styles  Styles
+	paints  rowPaints
 	input   textinput.Model
 	spin    spinner.Model
 	multi   bool
@@ -102,6 +103,7 @@ func New(opts Options) *Model {
 
 func (m *Model) restyle() {
 	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.paints = m.styles.paints()
 	m.input.SetStyles(m.styles.Input)
 	m.spin.Style = m.styles.Spinner
 }

@@ -37,10 +37,12 @@ type scanState struct {
 	err     string // why the last scan failed
 }
 
-// scanMsg is a project.files answer for scan seq of epoch.
+// scanMsg is a project.files answer for scan seq of epoch, with the
+// snapshot made of it (its ranker is built in the Cmd, off the event
+// loop).
 type scanMsg struct {
 	seq, epoch int
-	res        wire.ProjectFilesResult
+	snap       *snapshot
 	err        error
 }
 
@@ -63,7 +65,10 @@ func (m *Model) runScan() tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		res, err := b.ProjectFiles(ctx)
-		return scanMsg{seq: seq, epoch: epoch, res: res, err: err}
+		if err != nil {
+			return scanMsg{seq: seq, epoch: epoch, err: err}
+		}
+		return scanMsg{seq: seq, epoch: epoch, snap: newSnapshot(res)}
 	}
 }
 
@@ -75,18 +80,18 @@ func (m *Model) handleScan(msg scanMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.scanFailed(msg.err)
 	}
-	if msg.res.Generation < m.gen {
+	if msg.snap.gen < m.gen {
 		// A report of an older generation, written before the policy
 		// change we already know of: discard it and scan again.
 		return m.startScan()
 	}
-	if msg.res.Generation > m.gen {
+	if msg.snap.gen > m.gen {
 		// The policy changed and this report is the first news of it.
-		m.gen = msg.res.Generation
+		m.gen = msg.snap.gen
 		m.dropListings()
 	}
 	m.scan.err = ""
-	m.adopt(newSnapshot(msg.res))
+	m.adopt(msg.snap)
 	return tea.Batch(m.startRank(), m.settled(), m.moved())
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -155,75 +154,79 @@ func (m *Model) emptyText() string {
 // row renders row i in w cells: the focus gutter, the mark, then the path.
 func (m *Model) row(i, w int) string {
 	focused := i == m.cursor
-	st := m.styles.Row
+	pp := m.paints.row
 	if focused {
-		st = m.styles.Focused
+		pp = m.paints.focused
 	}
-	gutter, mark := " ", " "
+	var b strings.Builder
+	p := m.rowPath(i)
 	if focused {
-		gutter = m.styles.Gutter.Render("▌")
+		m.paints.gutter.add(&b, "▌")
+	} else {
+		b.WriteByte(' ')
 	}
-	var p string
-	if m.treeMode() {
-		r := m.tree.rows[i]
-		p = r.path
-		body := m.treeRow(r, st, w-2)
-		if m.marked[p] {
-			mark = m.styles.Mark.Render("•")
-		}
-		return pad(gutter+mark+body, w, st.Plain, focused)
-	}
-	v := m.rank.res
-	p = v.path(i)
 	if m.marked[p] {
-		mark = m.styles.Mark.Render("•")
+		m.paints.mark.add(&b, "•")
+	} else {
+		b.WriteByte(' ')
 	}
-	return pad(gutter+mark+renderPath(p, v.res.Matches[i].Positions, w-2, st), w, st.Plain, focused)
+	if m.treeMode() {
+		m.treeRow(&b, m.tree.rows[i], pp, w-2)
+	} else {
+		renderPath(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
+	}
+	if n := w - ansi.StringWidth(b.String()); focused && n > 0 {
+		// The focused row's background reads as one bar.
+		pp.plain.add(&b, strings.Repeat(" ", n))
+	}
+	return b.String()
 }
 
-// pad fills the focused row to the full width so its background reads as
-// one bar.
-func pad(s string, w int, st lipgloss.Style, focused bool) string {
-	n := w - ansi.StringWidth(s)
-	if !focused || n <= 0 {
-		return s
+func (m *Model) rowPath(i int) string {
+	if m.treeMode() {
+		return m.tree.rows[i].path
 	}
-	return s + st.Render(strings.Repeat(" ", n))
+	return m.rank.res.path(i)
 }
 
-func (m *Model) treeRow(r treeRow, st PathStyles, w int) string {
+// treeRow renders a tree row in at most w cells: indentation, the folder
+// arrow, the name (a folder's emphasised, with a slash).
+func (m *Model) treeRow(b *strings.Builder, r treeRow, pp pathPaint, w int) {
 	indent := strings.Repeat("  ", r.depth)
-	icon := "  "
-	name := st.Plain.Render(r.name)
+	icon, name, np := "  ", r.name, pp.plain
 	if r.dir {
-		icon = "▸ "
+		icon, name, np = "▸ ", r.name+"/", pp.base
 		if r.open {
 			icon = "▾ "
 		}
-		name = st.Base.Render(r.name + "/")
 	}
-	line := st.Plain.Render(indent) + st.Icon.Render(icon) + name
-	return ansi.Truncate(line, w, "…")
+	if len(indent)+2+ansi.StringWidth(name) > w {
+		name = ansi.Truncate(indent+icon+name, w, "…")
+		indent, icon = "", ""
+		if w <= 0 {
+			return
+		}
+	}
+	pp.plain.add(b, indent)
+	pp.icon.add(b, icon)
+	np.add(b, name)
 }
 
-// renderPath renders path p in at most w cells: the directory part in
-// st.Dir, the base name in st.Base, and the runes at the byte offsets pos
-// in the matching Match style. A path too long keeps its end (the base
-// name) and loses its beginning to "…".
-func renderPath(p string, pos []int, w int, st PathStyles) string {
+// renderPath renders path p in at most w cells: the directory part
+// dimmed, the base name emphasised, and the runes at the byte offsets pos
+// highlighted. A path too long keeps its end (the base name) and loses its
+// beginning to "…".
+func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 	if w <= 0 {
-		return ""
+		return
 	}
-	start, lead := 0, ""
+	start := 0
 	if ansi.StringWidth(p) > w {
-		start, lead = cutLeft(p, w-1), "…"
+		start = cutLeft(p, w-1)
+		pp.dir.add(b, "…")
 	}
 	baseAt := strings.LastIndexByte(p, '/') + 1
-	styles := [4]lipgloss.Style{st.Dir, st.Base, st.DirMatch, st.BaseMatch}
-	var b strings.Builder
-	if lead != "" {
-		b.WriteString(st.Dir.Render(lead))
-	}
+	paints := [4]paint{pp.dir, pp.base, pp.dirMatch, pp.baseMatch}
 	for len(pos) > 0 && pos[0] < start {
 		pos = pos[1:]
 	}
@@ -240,15 +243,14 @@ func renderPath(p string, pos []int, w int, st PathStyles) string {
 		}
 		if class != runClass {
 			if runClass >= 0 {
-				b.WriteString(styles[runClass].Render(p[runStart:i]))
+				paints[runClass].add(b, p[runStart:i])
 			}
 			runStart, runClass = i, class
 		}
 	}
 	if runClass >= 0 {
-		b.WriteString(styles[runClass].Render(p[runStart:]))
+		paints[runClass].add(b, p[runStart:])
 	}
-	return b.String()
 }
 
 // cutLeft returns the byte offset from which p's tail fits in w cells.
