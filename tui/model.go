@@ -136,6 +136,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case ErrMsg:
 		return m.handleErr(msg)
+	case RestartMsg:
+		if m.state == StateRestarting {
+			return m, nil
+		}
+		return m.restart()
 	}
 	return m.broadcast(msg)
 }

@@ -134,3 +134,10 @@ func TestCrashIsShownAndOldChildrenIgnored(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	h.waitText("● ready")
 }
+
+func TestRestartMsgRestartsARunningChild(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Send(tui.RestartMsg{})
+	h.wait("the restart", func(v, _ string) bool { return h.fake.Calls("restart") == 1 && strings.Contains(v, "● ready") })
+}

@@ -58,6 +58,15 @@ func ReportError(err error) tea.Cmd {
 	return func() tea.Msg { return ErrMsg{Err: err} }
 }
 
+// RestartMsg asks the root to restart the backend child (the Providers
+// page's R, or a page that met request_limit).
+type RestartMsg struct{}
+
+// RestartBackend returns a Cmd that asks for a restart.
+func RestartBackend() tea.Cmd {
+	return func() tea.Msg { return RestartMsg{} }
+}
+
 // Placeholder is a page that is not built yet: it says so.
 type Placeholder struct {
 	title, text   string

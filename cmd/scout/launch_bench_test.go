@@ -151,3 +151,14 @@ func launchOnce(b *testing.B, bin, dir string, env []string, query, marker strin
 	c.Close()
 	b.StartTimer()
 }
+
+// TestGenerateBenchTree writes the benchmark's generated tree into
+// $SCOUT_BENCH_TREE, for measuring outside Go (docs/performance.md);
+// without it the test is skipped.
+func TestGenerateBenchTree(t *testing.T) {
+	dir := os.Getenv("SCOUT_BENCH_TREE")
+	if dir == "" {
+		t.Skip("SCOUT_BENCH_TREE is not set")
+	}
+	generateTree(t, dir)
+}
