@@ -136,6 +136,22 @@ func TestNoColorHighlightsWithAttributesOnly(t *testing.T) {
 	}
 }
 
+func TestPreviewThroughTheRealBackend(t *testing.T) {
+	dir := fixture(t)
+	if err := makefs.Make(dir, "internal/server/colors.go << package server // \x1b[31mred\x1b[0m"); err != nil {
+		t.Fatal(err)
+	}
+	x := scouttest.StartTmux(t, dir, 100, 20, env(t), `"$SCOUT" --query colors`)
+	screen := x.WaitScreen("the preview", func(s string) bool { return strings.Contains(s, "package server") })
+	if !strings.Contains(screen, "// ^[[31mred^[[0m") {
+		t.Fatalf("the escape in the file reached the terminal:\n%s", screen)
+	}
+	x.Keys("C-u") // empty query: the tree, README.md focused
+	x.WaitScreen("README.md's preview", func(s string) bool { return strings.Contains(s, "│ # demo") })
+	x.Keys("Down") // cmd/: a folder's preview lists it
+	x.WaitScreen("cmd's listing", func(s string) bool { return strings.Contains(s, "│ demo/") })
+}
+
 func TestEscExits130WithEmptyStdout(t *testing.T) {
 	x, _ := picker(t, 80, 20, "")
 	x.Type("serv")
