@@ -109,7 +109,7 @@ func (m Model) Init() tea.Cmd {
 func (m *Model) restyle() {
 	m.styles = DefaultStyles(m.isDark, m.noColor)
 	m.help.Styles = m.styles.Help
-	m.keys.Restart.SetEnabled(m.state == StateDown)
+	m.keys.Restart.SetEnabled(m.state != StateReady)
 }
 
 // Update handles one message.
@@ -117,6 +117,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
+		// Input, like keys: for the active page only.
+		var cmd tea.Cmd
+		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
+		return m, cmd
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
@@ -169,6 +174,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.showHelp = !m.showHelp
 		return m, nil
 	case key.Matches(msg, m.keys.Restart):
+		if m.state == StateRestarting {
+			return m, nil
+		}
 		return m.restart()
 	case key.Matches(msg, m.keys.GoTo):
 		n := int(msg.Code - '1')

@@ -9,9 +9,10 @@ import (
 // Page is one tab of the picker. The root model owns the tab bar, the status
 // line, help and the backend's lifecycle; a page owns everything between.
 //
-// A page receives every message that is not a key press (its own replies
-// among them, so backend answers reach it while another tab is shown; it
-// drops what is not its own), key presses only while it is the active tab,
+// A page receives every message that is not input (its own replies among
+// them, so backend answers reach it while another tab is shown; it drops
+// what is not its own), key presses and pastes only while it is the active
+// tab,
 // and a tea.WindowSizeMsg with the size of its own area. It also receives
 // the bridge's InvalidatedMsg, DownMsg and RestartedMsg. It reports to the
 // root with AcceptMsg and ErrMsg.

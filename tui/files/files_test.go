@@ -324,3 +324,13 @@ func TestNoColorKeepsTheHighlightWithAttributes(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestPasteGoesIntoTheQuery(t *testing.T) {
+	h := start(t, newFake(false), files.Options{}, 80, 24)
+	h.settled("")
+	h.tm.Send(tea.PasteMsg{Content: "manager"})
+	f := h.settled("manager")
+	if len(f.rows) != 1 || f.rows[0] != "pkg/maintenance/manager.go" {
+		t.Fatalf("rows %q after pasting", f.rows)
+	}
+}

@@ -125,6 +125,8 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		return m, m.edit(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.input.SetWidth(max(m.width-len(m.input.Prompt)-countWidth, 1))
@@ -180,6 +182,7 @@ func (m *Model) reset() tea.Cmd {
 	m.snap, m.tree = nil, nil
 	m.folders, m.lazy, m.extra = map[string]*folder{}, map[string]bool{}, nil
 	m.rank.res = nil
+	m.rank.rev++
 	m.marks, m.marked = nil, map[string]bool{}
 	m.cursor, m.offset = 0, 0
 	m.preview = preview{}
@@ -229,6 +232,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.treeMode() && key.Matches(msg, k.Collapse):
 		return m.collapse()
 	}
+	return m.edit(msg)
+}
+
+// edit hands msg (a key, a paste) to the query line and starts over when
+// the query changed.
+func (m *Model) edit(msg tea.Msg) tea.Cmd {
 	before := m.input.Value()
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
@@ -238,13 +247,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return tea.Batch(cmd, m.queryChanged())
 }
 
-// rescan is Ctrl-R: a fresh snapshot, keeping what is shown until it
-// arrives.
+// rescan is Ctrl-R: a fresh snapshot and fresh listings, keeping the
+// rows shown until the snapshot arrives.
 func (m *Model) rescan() tea.Cmd {
 	if m.down {
 		return tui.ReportError(&bridgeDown{})
 	}
-	return m.startScan()
+	m.dropListings()
+	return tea.Batch(m.startScan(), m.moved())
 }
 
 type bridgeDown struct{}

@@ -77,8 +77,8 @@ func (m *Model) startRank() tea.Cmd {
 }
 
 func (m *Model) handleRank(msg rankMsg) tea.Cmd {
-	if msg.rev != m.rank.rev {
-		return nil // typed over
+	if msg.rev != m.rank.rev || msg.view.snap != m.snap {
+		return nil // typed over, or ranked a snapshot since replaced
 	}
 	if msg.err != nil {
 		if errors.Is(msg.err, context.Canceled) {
