@@ -233,6 +233,27 @@ func TestFilterEqualsWhatThePickerShows(t *testing.T) {
 	}
 }
 
+func TestPanicRestoresTheTerminalAndStopsTheBackend(t *testing.T) {
+	x := scouttest.StartTmux(t, fixture(t), 80, 20, append(env(t), "SCOUT_DEBUG_PANIC=1"),
+		`"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; rc=$?; stty -a > "$OUTDIR/stty"; echo shell-is-back; echo $rc > "$OUTDIR/rc"; sleep 30`)
+	x.WaitScreen("the snapshot", func(s string) bool { return strings.Contains(s, "10 files") })
+	backend := backendPID(t, x)
+	x.Keys("C-]")
+	if rc := x.WaitFile("rc"); rc != "2\n" {
+		t.Fatalf("exit status %q, want 2", rc)
+	}
+	checkRestored(t, x)
+	x.WaitScreen("the shell's screen", func(s string) bool {
+		return strings.Contains(s, "shell-is-back") && !strings.Contains(s, "Files │ Sessions")
+	})
+	if err := syscall.Kill(backend, 0); err == nil {
+		t.Fatalf("the backend %d outlived the panic", backend)
+	}
+	if msg := x.ReadFile("err"); !strings.Contains(msg, "scout: internal error: the picker panicked") {
+		t.Fatalf("stderr %q", msg)
+	}
+}
+
 func TestKilledBackendIsReportedAndRRestartsIt(t *testing.T) {
 	x, _ := picker(t, 100, 20, "")
 	pid := backendPID(t, x)

@@ -69,11 +69,26 @@ func runFiles(cmd *cobra.Command, f pickFlags) error {
 		tui.NewPlaceholder("Sessions", "The Sessions page is not built yet."),
 		tui.NewPlaceholder("Providers", "The Providers page is not built yet."),
 	}})
-	res, err := tui.Run(context.Background(), m, in, out, tea.WithColorProfile(colorProfile(out)))
+	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
+	if os.Getenv(debugPanicEnv) == "1" {
+		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
+	}
+	res, err := tui.Run(context.Background(), m, in, out, opts...)
 	if err != nil {
 		return err
 	}
 	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+}
+
+// debugPanicEnv, set to 1, makes Ctrl-] panic inside the event loop, so
+// tests can check that a panic restores the terminal and ends the backend.
+const debugPanicEnv = "SCOUT_DEBUG_PANIC"
+
+func panicOnCtrlBracket(m tea.Model, msg tea.Msg) tea.Msg {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "ctrl+]" {
+		panic("SCOUT_DEBUG_PANIC: Ctrl-] pressed")
+	}
+	return msg
 }
 
 // colorProfile is the terminal's colour profile, without colours when
