@@ -114,6 +114,6 @@ func BenchmarkSnapshot(b *testing.B) {
 	res := wire.ProjectFilesResult{Generation: 1, Entries: entries}
 	for b.Loop() {
 		s := newSnapshot(res)
-		_ = newFolderTree(s.entries, nil)
+		_ = newFolderTree(s.entries)
 	}
 }

@@ -25,7 +25,7 @@ func (m *Model) rowCount() int {
 	case !m.treeMode():
 		return len(m.rank.res.res.Matches)
 	case m.tree != nil:
-		return len(m.tree.rows)
+		return len(m.tree.Rows())
 	}
 	return 0
 }
@@ -36,7 +36,7 @@ func (m *Model) focused() (string, bool) {
 		return "", false
 	}
 	if m.treeMode() {
-		return m.tree.rows[m.cursor].path, true
+		return m.tree.Rows()[m.cursor].Path, true
 	}
 	return m.rank.res.path(m.cursor), true
 }
@@ -59,7 +59,7 @@ func (m *Model) Rows() []string {
 	out := make([]string, m.rowCount())
 	for i := range out {
 		if m.treeMode() {
-			out[i] = m.tree.rows[i].path
+			out[i] = m.tree.Rows()[i].Path
 		} else {
 			out[i] = m.rank.res.path(i)
 		}
@@ -90,43 +90,43 @@ func (m *Model) moved() tea.Cmd {
 // expand opens the focused folder (listing it lazily when a truncated
 // snapshot left it unexpanded), or steps into an open one.
 func (m *Model) expand() tea.Cmd {
-	if m.tree == nil || m.cursor >= len(m.tree.rows) {
+	if m.tree == nil || m.cursor >= len(m.tree.Rows()) {
 		return nil
 	}
-	r := m.tree.rows[m.cursor]
-	if !r.dir {
+	r := m.tree.Rows()[m.cursor]
+	if !r.Dir {
 		return nil
 	}
-	if r.open {
+	if r.Expanded {
 		return m.move(1)
 	}
-	m.tree.setOpen(r.path, true)
+	m.tree.Expand(r.Path)
 	cmd := m.moved()
-	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.down || m.lazy[r.path] {
+	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.down || m.lazy[r.Path] {
 		return cmd
 	}
-	return tea.Batch(cmd, m.lazyList(r.path))
+	return tea.Batch(cmd, m.lazyList(r.Path))
 }
 
 // collapse closes the focused folder, or focuses the parent folder.
 func (m *Model) collapse() tea.Cmd {
-	if m.tree == nil || m.cursor >= len(m.tree.rows) {
+	if m.tree == nil || m.cursor >= len(m.tree.Rows()) {
 		return nil
 	}
-	r := m.tree.rows[m.cursor]
-	if r.dir && r.open {
-		m.tree.setOpen(r.path, false)
+	r := m.tree.Rows()[m.cursor]
+	if r.Dir && r.Expanded {
+		m.tree.Collapse(r.Path)
 		return m.moved()
 	}
-	if parent := path.Dir(r.path); parent != "." {
-		m.cursor = m.tree.index(parent)
+	if parent := parentOf(r.Path); parent != "" {
+		m.cursor = m.tree.Find(parent)
 	}
 	return m.moved()
 }
 
 func (m *Model) hasChildren(i int) bool {
-	rows := m.tree.rows
-	return i+1 < len(rows) && strings.HasPrefix(rows[i+1].path, rows[i].path+"/")
+	rows := m.tree.Rows()
+	return i+1 < len(rows) && strings.HasPrefix(rows[i+1].Path, rows[i].Path+"/")
 }
 
 // previewShown reports whether the preview pane is on screen.

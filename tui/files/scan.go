@@ -118,15 +118,16 @@ func (m *Model) scanFailed(err error) tea.Cmd {
 // the same generation as the snapshot it replaces; the focused tree row is
 // kept by path.
 func (m *Model) adopt(s *snapshot) {
-	var open map[string]bool
-	if m.tree != nil && m.snap != nil && m.snap.gen == s.gen {
-		open = m.tree.open
-	}
+	same := m.tree != nil && m.snap != nil && m.snap.gen == s.gen
 	focus, _ := m.focused()
 	m.snap = s
-	m.tree = newFolderTree(m.treeEntries(), open)
+	if same {
+		m.tree.Rebuild(m.treeEntries())
+	} else {
+		m.tree = newFolderTree(m.treeEntries())
+	}
 	if m.treeMode() {
-		if i := m.tree.index(focus); i >= 0 {
+		if i := m.tree.Find(focus); i >= 0 {
 			m.cursor = i
 		}
 	}

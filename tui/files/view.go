@@ -171,7 +171,7 @@ func (m *Model) row(i, w int) string {
 		b.WriteByte(' ')
 	}
 	if m.treeMode() {
-		m.treeRow(&b, m.tree.rows[i], pp, w-2)
+		m.treeRow(&b, m.tree.Rows()[i], pp, w-2)
 	} else {
 		renderPath(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
 	}
@@ -184,7 +184,7 @@ func (m *Model) row(i, w int) string {
 
 func (m *Model) rowPath(i int) string {
 	if m.treeMode() {
-		return m.tree.rows[i].path
+		return m.tree.Rows()[i].Path
 	}
 	return m.rank.res.path(i)
 }
@@ -192,11 +192,11 @@ func (m *Model) rowPath(i int) string {
 // treeRow renders a tree row in at most w cells: indentation, the folder
 // arrow, the name (a folder's emphasised, with a slash).
 func (m *Model) treeRow(b *strings.Builder, r treeRow, pp pathPaint, w int) {
-	indent := strings.Repeat("  ", r.depth)
-	icon, name, np := "  ", r.name, pp.plain
-	if r.dir {
-		icon, name, np = "▸ ", r.name+"/", pp.base
-		if r.open {
+	indent := strings.Repeat("  ", r.Depth)
+	icon, name, np := "  ", r.Name, pp.plain
+	if r.Dir {
+		icon, name, np = "▸ ", r.Name+"/", pp.base
+		if r.Expanded {
 			icon = "▾ "
 		}
 	}
