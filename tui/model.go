@@ -64,6 +64,7 @@ type Model struct {
 	isDark, noColor bool
 	width, height   int
 	showHelp        bool
+	helpOff         int // first line of help shown when it scrolls
 
 	child   uint64
 	state   State
@@ -171,7 +172,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.outcome = Outcome{Cancelled: true}
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Help):
-		m.showHelp = !m.showHelp
+		m.showHelp, m.helpOff = !m.showHelp, 0
 		return m, nil
 	case key.Matches(msg, m.keys.Restart):
 		if m.state == StateRestarting {
@@ -190,6 +191,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Prev):
 		m.active = (m.active + len(m.pages) - 1) % len(m.pages)
 		return m, nil
+	}
+	if m.showHelp {
+		if hm, ok := m.handleHelpKey(msg); ok {
+			return hm, nil
+		}
 	}
 	var cmd tea.Cmd
 	m.pages[m.active], cmd = m.pages[m.active].Update(msg)
@@ -277,7 +283,7 @@ func (m Model) View() tea.View {
 	b.WriteByte('\n')
 	body := m.pages[m.active].View()
 	if m.showHelp {
-		body = m.help.FullHelpView(m.helpKeys().FullHelp())
+		body = m.helpView(m.width, m.pageHeight())
 	}
 	b.WriteString(fit(body, m.width, m.pageHeight()))
 	b.WriteByte('\n')

@@ -141,3 +141,17 @@ func TestRestartMsgRestartsARunningChild(t *testing.T) {
 	h.tm.Send(tui.RestartMsg{})
 	h.wait("the restart", func(v, _ string) bool { return h.fake.Calls("restart") == 1 && strings.Contains(v, "● ready") })
 }
+
+func TestHelpScrollsOnASmallTerminal(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Send(tea.WindowSizeMsg{Width: 40, Height: 6})
+	h.tm.Type("?")
+	h.waitText("↑/↓ more")
+	h.waitText("alt+1-3")
+	for range 10 {
+		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	}
+	h.waitText("esc")
+	h.wait("the top line gone", func(v, _ string) bool { return !strings.Contains(v, "alt+1-3") })
+}
