@@ -34,7 +34,7 @@ type pickFlags struct {
 func (f *pickFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.query, "query", "q", "", "start with this query")
 	cmd.Flags().BoolVarP(&f.multi, "multi", "m", false, "let Tab mark several files")
-	cmd.Flags().BoolVar(&f.print0, "print0", false, "separate the chosen paths with NUL instead of newline")
+	cmd.Flags().BoolVar(&f.print0, "print0", false, "end each chosen path with NUL instead of a newline")
 }
 
 func newFilesCmd() *cobra.Command {
