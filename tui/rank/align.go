@@ -1,221 +1,282 @@
 package rank
 
-// scratch is one worker's reusable memory for alignments, so that scoring a
-// candidate allocates nothing once the buffers have grown to fit.
-type scratch struct {
-	m0, m1      []int32 // score matrices by (query rune, path rune): run began off / at a word start
-	first, last []int32 // per query rune: the span of path runes where it can match
-	pos         []int32 // positions of the last alignment (rune indices), set by trace
+import "bytes"
+
+// row is one row of the sparse dynamic program: the positions where one
+// query rune can match and, at each, the best score of the query up to that
+// rune matched there, by whether the run ending there began at a word start
+// (v1) or not (v0). A row depends only on the query runes up to its own, so
+// the last row of a query is also the start of every longer query's
+// alignment.
+type row struct {
+	pos, v0, v1 []int32
 }
 
-// fit grows the buffers for m query runes and the given number of cells.
-func (s *scratch) fit(m, cells int) {
-	if cap(s.first) < m {
-		s.first, s.last, s.pos = make([]int32, m), make([]int32, m), make([]int32, m)
-	}
-	s.first, s.last, s.pos = s.first[:m], s.last[:m], s.pos[:m]
-	if cap(s.m0) < cells {
-		s.m0, s.m1 = make([]int32, cells), make([]int32, cells)
-	}
-	s.m0, s.m1 = s.m0[:cells], s.m1[:cells]
-}
-
-// align returns the best alignment score of query q in text t (both already
-// folded for the case mode), or noMatch. cls holds the rune classes of t and
-// off the byte offset of each rune (nil when runes are bytes). With trace
-// the matched rune indices are left in s.pos.
-func align[E byte | rune](s *scratch, t, q []E, cls []uint8, off []int32, trace bool) int32 {
-	m := len(q)
-	if m == 0 || m > len(t) {
-		return noMatch
-	}
-	s.fit(m, 0)
-	if !span(s, t, q) {
-		return noMatch
-	}
-	if m == 1 {
-		return alignOne(s, t, q[0], cls, off, trace)
-	}
-	lo, hi := int(s.first[0]), int(s.last[m-1])
-	w := hi - lo + 1
-	if m*w > maxCells {
-		return greedy(s, t, q, cls, off)
-	}
-	s.fit(m, m*w)
-	firstRow(s, t, q[0], cls, off, lo, w)
-	for j := 1; j < m; j++ {
-		nextRow(s, t, q[j], cls, j, lo, w)
-	}
-	at, st, best := s.end(m, lo, w)
-	if trace {
-		s.trace(cls, m, lo, w, at, st)
-	}
-	return best
-}
-
-// span finds, for every query rune, the first position where it can match
-// (greedy forwards) and the last (greedy backwards), and reports whether q
-// is a subsequence of t at all.
-func span[E byte | rune](s *scratch, t, q []E) bool {
-	i := 0
-	for j, c := range q {
-		for i < len(t) && t[i] != c {
-			i++
-		}
-		if i == len(t) {
-			return false
-		}
-		s.first[j] = int32(i)
-		i++
-	}
-	i = len(t) - 1
-	for j := len(q) - 1; j >= 0; j-- {
-		for t[i] != q[j] {
-			i--
-		}
-		s.last[j] = int32(i)
-		i--
-	}
-	return true
-}
-
-// alignOne scores a one-rune query: the best single position, the later one
-// on ties.
-func alignOne[E byte | rune](s *scratch, t []E, c E, cls []uint8, off []int32, trace bool) int32 {
-	best, at := int32(neg), 0
-	for i := int(s.first[0]); i <= int(s.last[0]); i++ {
-		if t[i] != c {
-			continue
-		}
-		k := cls[i]
-		if v := bonusOf[state(wordStartOf[k])][k] + first(i, k, off); v >= best {
-			best, at = v, i
-		}
-	}
-	if trace {
-		s.pos[0] = int32(at)
-	}
-	return best
-}
-
-// greedy aligns inputs too large for the matrices: the first occurrence of
-// the last rune found forwards, then the shortest window ending there found
-// backwards (fzf's V1), scored by scoreOf. The positions are always traced.
-func greedy[E byte | rune](s *scratch, t, q []E, cls []uint8, off []int32) int32 {
-	i := int(s.first[len(q)-1])
-	for j := len(q) - 1; j >= 0; j-- {
-		for t[i] != q[j] {
-			i--
-		}
-		s.pos[j] = int32(i)
-		i--
-	}
-	return scoreOf(cls, off, s.pos)
-}
-
-// firstRow fills row 0: query rune 0 matched at each position of its span.
-func firstRow[E byte | rune](s *scratch, t []E, c E, cls []uint8, off []int32, lo, w int) {
-	m0, m1 := s.m0[:w], s.m1[:w]
-	for x := range w {
-		m0[x], m1[x] = neg, neg
-	}
-	for i := int(s.first[0]); i <= int(s.last[0]); i++ {
-		if t[i] != c {
-			continue
-		}
-		k := cls[i]
-		if wordStartOf[k] {
-			m1[i-lo] = bonusOf[1][k] + first(i, k, off)
-		} else {
-			m0[i-lo] = bonusOf[0][k] + first(i, k, off)
-		}
-	}
-}
-
-// nextRow fills row j from row j-1. d carries the best gap predecessor:
-// the best cell of the previous row at least two positions back, minus the
-// gap it leaves.
-func nextRow[E byte | rune](s *scratch, t []E, c E, cls []uint8, j, lo, w int) {
-	prev0, prev1 := s.m0[(j-1)*w:j*w], s.m1[(j-1)*w:j*w]
-	cur0, cur1 := s.m0[j*w:(j+1)*w], s.m1[j*w:(j+1)*w]
-	for x := range w {
-		cur0[x], cur1[x] = neg, neg
-	}
-	pf, pl := int(s.first[j-1]), int(s.last[j-1])
-	f, l := int(s.first[j]), int(s.last[j])
-	d := int32(neg)
-	for i := pf + 1; i <= l; i++ {
-		d -= layerGapExtend
-		if p := i - 2; p >= pf && p <= pl {
-			d = max(d, max(prev0[p-lo], prev1[p-lo])-layerGapStart)
-		}
-		if i < f || t[i] != c {
-			continue
-		}
-		k, x := cls[i], i-lo
-		c0 := prev0[x-1] + baseAdjacent
-		c1 := prev1[x-1] + baseAdjacent + layerWordRun
-		if wordStartOf[k] {
-			cur1[x] = bonusOf[1][k] + max(c1, c0, d)
-		} else {
-			cur1[x] = bonusOf[1][k] + c1
-			cur0[x] = bonusOf[0][k] + max(c0, d)
-		}
-	}
-}
-
-// end finds the best cell of the last row: its position, state (1: the run
-// began at a word start) and score. Ties prefer the later position.
-func (s *scratch) end(m, lo, w int) (at int, st uint8, best int32) {
-	row := (m - 1) * w
+// best returns the row's best cell: its index, state (1: the run began at
+// a word start) and score. Ties prefer the later position, then state 1.
+func (r *row) best() (at int, st uint8, best int32) {
 	best = neg
-	for i := int(s.first[m-1]); i <= int(s.last[m-1]); i++ {
-		v, vs := s.m1[row+i-lo], uint8(1)
-		if v0 := s.m0[row+i-lo]; v0 > v {
-			v, vs = v0, 0
+	for x := range r.pos {
+		v, vs := r.v1[x], uint8(1)
+		if r.v0[x] > v {
+			v, vs = r.v0[x], 0
 		}
 		if v >= best {
-			at, st, best = i, vs, v
+			at, st, best = x, vs, v
 		}
 	}
 	return at, st, best
 }
 
-// trace replays the recurrences backwards from the best end cell and
-// leaves the positions that earned the score in s.pos.
-func (s *scratch) trace(cls []uint8, m, lo, w, at int, st uint8) {
-	for j := m - 1; ; j-- {
-		s.pos[j] = int32(at)
-		if j == 0 {
-			return
-		}
-		at, st = s.step(cls, j, lo, w, at, st)
+// scratch is one worker's reusable memory for alignments, so that scoring a
+// candidate allocates nothing once the buffers have grown to fit.
+type scratch struct {
+	lists  [][]int32 // per query rune: every position holding it
+	rows   []row     // per query rune: its row, within its feasible span
+	v0, v1 []int32   // the rows' scores, concatenated
+	next   [2]row    // the rows of an extension (extend), alternating
+	last   *row      // the last row of the last score or extension
+	pos    []int32   // positions of the last alignment (rune indices), set by trace
+}
+
+// fit sizes the per-rune buffers for m query runes.
+func (s *scratch) fit(m int) {
+	for len(s.lists) < m {
+		s.lists = append(s.lists, nil)
+	}
+	if cap(s.rows) < m {
+		s.rows, s.pos = make([]row, m), make([]int32, m)
+	}
+	s.rows, s.pos = s.rows[:m], s.pos[:m]
+	for j := range m {
+		s.lists[j] = s.lists[j][:0]
 	}
 }
 
-// step finds the predecessor of cell (j, i) in state st. It prefers the
-// adjacent predecessor, then the nearest gap, as the forward pass did.
-func (s *scratch) step(cls []uint8, j, lo, w, i int, st uint8) (int, uint8) {
-	row, prev, x := j*w, (j-1)*w, i-lo
+// align returns the best alignment score of the query in a path, or
+// noMatch, once collectBytes or collectRunes has listed where its runes
+// occur; the last row stays in s.rows. cls holds the path's rune classes
+// and off the byte offset of each rune (nil when runes are bytes). With
+// trace the matched rune indices are left in s.pos.
+func align(s *scratch, n int, cls []uint8, off []int32, trace bool) int32 {
+	if !s.feasible(n) {
+		return noMatch
+	}
+	s.layout()
+	firstRow(&s.rows[0], cls, off)
+	for j := 1; j < len(s.rows); j++ {
+		nextRow(&s.rows[j-1], &s.rows[j], cls)
+	}
+	s.last = &s.rows[len(s.rows)-1]
+	x, st, best := s.last.best()
+	if trace {
+		s.trace(cls, x, st)
+	}
+	return best
+}
+
+// collectBytes lists, for every query rune, the positions of ASCII path t
+// holding it: one vectorised search per distinct query rune. It reports
+// false, leaving the lists incomplete, past maxCells positions.
+func collectBytes(s *scratch, t []byte, p *pattern) bool {
+	s.fit(len(p.runes))
+	if !subsequence(t, p.bytes) {
+		return true // every list stays empty: no match
+	}
+	total := 0
+	for d, c := range p.distinct {
+		for i := 0; ; i++ {
+			k := bytes.IndexByte(t[i:], byte(c))
+			if k < 0 {
+				break
+			}
+			i += k
+			if total += len(p.at[d]); total > maxCells {
+				return false
+			}
+			s.add(p.at[d], i)
+		}
+	}
+	return true
+}
+
+// collectRunes is collectBytes for a path of runes.
+func collectRunes(s *scratch, t []rune, p *pattern) bool {
+	s.fit(len(p.runes))
+	total := 0
+	for i, e := range t {
+		d := p.find(e)
+		if d < 0 {
+			continue
+		}
+		if total += len(p.at[d]); total > maxCells {
+			return false
+		}
+		s.add(p.at[d], i)
+	}
+	return true
+}
+
+// add records position i for the query runes js.
+func (s *scratch) add(js []int32, i int) {
+	for _, j := range js {
+		s.lists[j] = append(s.lists[j], int32(i))
+	}
+}
+
+// feasible narrows every query rune's positions to those that can be part
+// of a complete match: after the first possible position of the rune
+// before (greedy forwards) and before the last possible position of the
+// rune after (greedy backwards). The last rune keeps every position after
+// its first possible one. It reports whether there is a match.
+func (s *scratch) feasible(n int) bool {
+	after := int32(-1)
+	for j, l := range s.lists[:len(s.rows)] {
+		x := 0
+		for x < len(l) && l[x] <= after {
+			x++
+		}
+		if x == len(l) {
+			return false
+		}
+		s.rows[j].pos, after = l[x:], l[x]
+	}
+	before := int32(n)
+	for j := len(s.rows) - 1; j >= 0; j-- {
+		r := s.rows[j].pos
+		y := len(r)
+		for r[y-1] >= before {
+			y--
+		}
+		s.rows[j].pos, before = r[:y], r[y-1]
+	}
+	return true
+}
+
+// layout gives every row its share of v0 and v1, growing them to fit.
+func (s *scratch) layout() {
+	n := 0
+	for _, r := range s.rows {
+		n += len(r.pos)
+	}
+	if cap(s.v0) < n {
+		s.v0, s.v1 = make([]int32, n, 2*n), make([]int32, n, 2*n)
+	}
+	s.v0, s.v1 = s.v0[:n], s.v1[:n]
+	n = 0
+	for j := range s.rows {
+		r := &s.rows[j]
+		r.v0, r.v1 = s.v0[n:n+len(r.pos)], s.v1[n:n+len(r.pos)]
+		n += len(r.pos)
+	}
+}
+
+// greedy aligns paths whose query rune positions exceed maxCells: the
+// first occurrence of the last rune found forwards, then the shortest
+// window ending there found backwards (fzf's V1), scored by scoreOf. The
+// positions are always traced.
+func greedy[E byte | rune](s *scratch, t, q []E, cls []uint8, off []int32) int32 {
+	i := 0
+	for _, c := range q {
+		for i < len(t) && t[i] != c {
+			i++
+		}
+		if i == len(t) {
+			return noMatch
+		}
+		i++
+	}
+	for j := len(q) - 1; j >= 0; j-- {
+		for i--; t[i] != q[j]; i-- {
+		}
+		s.pos[j] = int32(i)
+	}
+	return scoreOf(cls, off, s.pos)
+}
+
+// firstRow scores the first query rune at each position of r.
+func firstRow(r *row, cls []uint8, off []int32) {
+	for x, i := range r.pos {
+		r.v0[x], r.v1[x] = neg, neg
+		if k := cls[i]; wordStartOf[k] {
+			r.v1[x] = bonusOf[1][k] + first(int(i), k, off)
+		} else {
+			r.v0[x] = bonusOf[0][k] + first(int(i), k, off)
+		}
+	}
+}
+
+// nextRow scores a query rune at each position of cur from the previous
+// rune's row prev.
+//
+// A cell is reached from the previous rune's cell one position back
+// (adjacent) or across a gap. For gaps, gap holds the maximum over the
+// previous row's cells at least two positions back of score + extend*p,
+// so that subtracting start + extend*(i-2) charges each its own gap.
+func nextRow(prev, cur *row, cls []uint8) {
+	gap, y := int32(neg), 0
+	for x, i := range cur.pos {
+		for ; y < len(prev.pos) && prev.pos[y] <= i-2; y++ {
+			gap = max(gap, max(prev.v0[y], prev.v1[y])+layerGapExtend*prev.pos[y])
+		}
+		d := gap - layerGapStart - layerGapExtend*(i-2)
+		c0, c1 := int32(neg), int32(neg)
+		if y < len(prev.pos) && prev.pos[y] == i-1 {
+			c0, c1 = prev.v0[y]+baseAdjacent, prev.v1[y]+baseAdjacent+layerWordRun
+		}
+		k := cls[i]
+		cur.v0[x], cur.v1[x] = neg, bonusOf[1][k]+c1
+		if wordStartOf[k] {
+			cur.v1[x] = bonusOf[1][k] + max(c1, c0, d)
+		} else {
+			cur.v0[x] = bonusOf[0][k] + max(c0, d)
+		}
+	}
+}
+
+// trace replays the recurrences backwards from cell x of the last row in
+// state st and leaves the positions that earned the score in s.pos.
+func (s *scratch) trace(cls []uint8, x int, st uint8) {
+	for j := len(s.rows) - 1; ; j-- {
+		s.pos[j] = s.rows[j].pos[x]
+		if j == 0 {
+			return
+		}
+		x, st = step(&s.rows[j-1], &s.rows[j], cls, x, st)
+	}
+}
+
+// step finds the predecessor in row prev of cell x of row cur in state st.
+// It prefers the adjacent predecessor, then the nearest gap, as the
+// forward pass did.
+func step(prev, cur *row, cls []uint8, x int, st uint8) (int, uint8) {
+	i := cur.pos[x]
 	k := cls[i]
-	v := s.m0[row+x]
+	v := cur.v0[x]
 	if st == 1 {
-		v = s.m1[row+x]
+		v = cur.v1[x]
 	}
 	v -= bonusOf[st][k]
-	if st == 1 && s.m1[prev+x-1]+baseAdjacent+layerWordRun == v {
-		return i - 1, 1
+	y := len(prev.pos) - 1
+	for y >= 0 && prev.pos[y] > i-1 {
+		y--
 	}
-	if (st == 0 || wordStartOf[k]) && s.m0[prev+x-1]+baseAdjacent == v {
-		return i - 1, 0
-	}
-	for p := min(i-2, int(s.last[j-1])); p >= int(s.first[j-1]); p-- {
-		g := gapCost(i - p - 1)
-		if s.m1[prev+p-lo]-g == v {
-			return p, 1
+	if y >= 0 && prev.pos[y] == i-1 {
+		if st == 1 && prev.v1[y]+baseAdjacent+layerWordRun == v {
+			return y, 1
 		}
-		if s.m0[prev+p-lo]-g == v {
-			return p, 0
+		if (st == 0 || wordStartOf[k]) && prev.v0[y]+baseAdjacent == v {
+			return y, 0
+		}
+		y--
+	}
+	for ; y >= 0; y-- {
+		g := gapCost(int(i - prev.pos[y] - 1))
+		if prev.v1[y]-g == v {
+			return y, 1
+		}
+		if prev.v0[y]-g == v {
+			return y, 0
 		}
 	}
 	panic("rank: alignment trace found no predecessor")

@@ -2,6 +2,8 @@ package rank
 
 import (
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -75,7 +77,7 @@ func TestAlignIsOptimal(t *testing.T) {
 		query := randomString(rng, queries, 1+rng.IntN(4))
 		x := newIndex([]string{path})
 		p := compile(query)
-		got := x.score(s, p, 0, true)
+		got, _ := x.score(s, p, 0, true)
 		want := bruteForce(x, p, 0)
 		if got != want {
 			t.Fatalf("#%d %q in %q: dynamic program %d, exhaustive %d", n, query, path, got, want)
@@ -153,7 +155,7 @@ func TestGreedyFallback(t *testing.T) {
 	query := "a" + strings.Repeat("/", 3) + "server"
 	x := newIndex([]string{path})
 	s := &scratch{}
-	got := x.score(s, compile(query), 0, true)
+	got, _ := x.score(s, compile(query), 0, true)
 	if got == noMatch {
 		t.Fatal("no match")
 	}
@@ -165,5 +167,43 @@ func TestGreedyFallback(t *testing.T) {
 		if path[p] != query[k] {
 			t.Fatalf("position %d holds %q, want %q", p, path[p], query[k])
 		}
+	}
+}
+
+// TestExtendEqualsScore continues the last row of every prefix of random
+// queries and compares with scoring the whole query afresh: the same
+// score and the same last row.
+func TestExtendEqualsScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	s, fresh := &scratch{}, &scratch{}
+	extended := 0
+	for range 5000 {
+		path := randomString(rng, []rune("aabbAB/_.-xé"), 1+rng.IntN(16))
+		query := randomString(rng, []rune("abAB/.é"), 2+rng.IntN(4))
+		x := newIndex([]string{path})
+		p := compile(query)
+		want, _ := x.score(fresh, p, 0, false)
+		for m := 1; m < len(p.runes); m++ {
+			prefix := compile(string(p.runes[:m]))
+			if prefix.sensitive != p.sensitive {
+				continue
+			}
+			v, kept := x.score(s, prefix, 0, false)
+			if v == noMatch || !kept {
+				continue
+			}
+			prev := row{slices.Clone(s.last.pos), slices.Clone(s.last.v0), slices.Clone(s.last.v1)}
+			got, _ := x.extend(s, p, 0, m, &prev)
+			if got != want {
+				t.Fatalf("%q in %q from %d runes: extended %d, fresh %d", query, path, m, got, want)
+			}
+			if want != noMatch && !reflect.DeepEqual(*s.last, *fresh.last) {
+				t.Fatalf("%q in %q from %d runes: last rows differ:\n%v\n%v", query, path, m, *s.last, *fresh.last)
+			}
+			extended++
+		}
+	}
+	if extended < 2000 {
+		t.Fatalf("only %d extensions compared", extended)
 	}
 }

@@ -1,75 +1,108 @@
 package rank
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // cacheEntries bounds how many queries' match sets are kept: enough for
 // typing and deleting back through a long query and for a few recent
 // queries, while a lookup (a linear scan) stays trivial.
 const cacheEntries = 64
 
-// cacheBudget bounds the hits kept over all entries, as a multiple of the
-// snapshot's path count. Typing narrows quickly (a one-rune query matches
-// most paths, three runes a small share), so a few snapshots' worth keeps a
-// whole typing session while memory stays linear in the snapshot.
-const cacheBudget = 4
+// cacheBudget bounds what the cache holds, hits plus row cells, as a
+// multiple of the snapshot's path count (about 14 bytes each, so at most
+// about 170 bytes per path). Typing narrows quickly, so a few snapshots'
+// worth keeps a whole typing session while memory stays linear in the
+// snapshot. Rows, needed only to continue typing, go before match sets.
+const cacheBudget = 12
 
-// queryCache keeps the complete match sets (index order, with scores) of
-// recent queries. A query that extends a cached one only needs to rescan
-// that one's matches: whatever matches "serv" also matches "ser", in either
-// case mode, since a prefix of a case-sensitive query is no more strict.
-// Deleting a rune finds the shorter query's set itself.
+// queryCache keeps recent queries' match sets. A query that extends a
+// cached one need only rescan that one's matches: whatever matches "serv"
+// matches "ser", in either case mode, since a prefix of a case-sensitive
+// query is no more strict; and while the case mode agrees, each match's
+// alignment continues from its cached last row. Deleting a rune finds the
+// shorter query's set itself.
 type queryCache struct {
-	entries []cacheEntry // least recently used first
-	held    int          // hits held over all entries
-	budget  int
-}
-
-type cacheEntry struct {
-	query string
-	hits  []hit
+	sets   []*matchSet // least recently used first
+	held   int         // hits and row cells over all sets
+	budget int
 }
 
 func newQueryCache(paths int) *queryCache {
 	return &queryCache{budget: cacheBudget * max(paths, 1)}
 }
 
-// lookup returns the match set of query, if cached, and marks it recent.
-func (c *queryCache) lookup(query string) ([]hit, bool) {
-	for i, e := range c.entries {
-		if e.query == query {
-			c.entries = append(append(c.entries[:i], c.entries[i+1:]...), e)
-			return e.hits, true
+// lookup returns query's match set, if cached, and marks it recent.
+func (c *queryCache) lookup(query string) *matchSet {
+	for i, set := range c.sets {
+		if set.query == query {
+			c.sets = append(append(c.sets[:i], c.sets[i+1:]...), set)
+			return set
 		}
 	}
-	return nil, false
+	return nil
 }
 
-// narrowest returns the match set of the longest cached proper prefix of
-// query, or nil (meaning every path) when there is none.
-func (c *queryCache) narrowest(query string) []hit {
-	var best *cacheEntry
-	for i, e := range c.entries {
-		if len(e.query) < len(query) && strings.HasPrefix(query, e.query) &&
-			(best == nil || len(e.query) > len(best.query)) {
-			best = &c.entries[i]
+// narrowest returns the match set of the longest cached query that is a
+// proper prefix of query ending on a rune boundary, or nil.
+func (c *queryCache) narrowest(query string) *matchSet {
+	var best *matchSet
+	for _, set := range c.sets {
+		n := len(set.query)
+		if n < len(query) && strings.HasPrefix(query, set.query) && utf8.RuneStart(query[n]) &&
+			(best == nil || n > len(best.query)) {
+			best = set
 		}
 	}
-	if best == nil {
-		return nil
-	}
-	return best.hits
+	return best
 }
 
-// add caches query's match set, evicting the least recently used entries
-// beyond the bounds. A set larger than the whole budget is not kept.
-func (c *queryCache) add(query string, hits []hit) {
-	if len(hits) > c.budget {
-		return
+// add caches set, then drops the rows of older sets, older sets
+// themselves and at last set's own rows, least recently used first, until
+// the cache is within its bounds.
+func (c *queryCache) add(set *matchSet) {
+	c.sets = append(c.sets, set)
+	c.held += set.size()
+	for _, old := range c.sets[:len(c.sets)-1] {
+		if c.held <= c.budget {
+			break
+		}
+		c.held -= old.dropRows()
 	}
-	c.entries = append(c.entries, cacheEntry{query, hits})
-	c.held += len(hits)
-	for len(c.entries) > cacheEntries || c.held > c.budget {
-		c.held -= len(c.entries[0].hits)
-		c.entries = c.entries[1:]
+	for len(c.sets) > 1 && (len(c.sets) > cacheEntries || c.held > c.budget) {
+		c.held -= c.sets[0].size()
+		c.sets = c.sets[1:]
 	}
+	if c.held > c.budget {
+		c.held -= set.dropRows()
+	}
+}
+
+// size is what set holds: hits and row cells.
+func (set *matchSet) size() int {
+	n := 0
+	for i := range set.segs {
+		n += set.segs[i].size()
+	}
+	return n
+}
+
+// rows is the number of row cells set holds.
+func (set *matchSet) rows() int {
+	n := 0
+	for _, g := range set.segs {
+		n += len(g.pos)
+	}
+	return n
+}
+
+// dropRows forgets set's rows and returns how many cells they were.
+func (set *matchSet) dropRows() int {
+	n := set.rows()
+	for i := range set.segs {
+		g := &set.segs[i]
+		g.pos, g.v0, g.v1 = nil, nil, nil
+	}
+	return n
 }

@@ -16,11 +16,12 @@
 // case-sensitive. Every other rune, spaces included, is matched literally.
 //
 // A Ranker remembers recent queries' match sets, so typing narrows the
-// previous result instead of rescanning the snapshot and deleting a rune
-// restores an earlier result; candidates are prefiltered by a rune bitmask,
-// scored without allocating, split across cores and cut to the best k with
-// a heap. The order is total and deterministic: score, then shorter path,
-// then path bytes, then input index.
+// previous result instead of rescanning the snapshot (and continues each
+// match's alignment from where the shorter query left it), and deleting a
+// rune restores an earlier result. Candidates are prefiltered by a rune
+// bitmask, scored without allocating per candidate, split across cores and
+// cut to the best k with a heap. The order is total and deterministic:
+// score, then shorter path, then path bytes, then input index.
 package rank
 
 import (
@@ -86,31 +87,24 @@ func (r *Ranker) Rank(ctx context.Context, query string, k int) (Result, error) 
 		return r.all(k), nil
 	}
 	p := compile(query)
-	hits, err := r.matches(ctx, p)
-	if err != nil {
-		return Result{}, err
+	set := r.cache.lookup(query)
+	var top []hit
+	if set != nil {
+		top = r.best(set, k)
+	} else {
+		var err error
+		if set, top, err = r.scan(ctx, p, r.cache.narrowest(query), k); err != nil {
+			return Result{}, err
+		}
+		r.cache.add(set)
 	}
-	res := Result{Query: query, Total: len(hits)}
+	res := Result{Query: query, Total: set.total, Matches: make([]Match, len(top))}
 	s := r.scratch[0]
-	for _, h := range r.best(hits, k) {
+	for i, h := range top {
 		r.x.score(s, p, int(h.idx), true)
-		res.Matches = append(res.Matches, Match{int(h.idx), int(h.score), r.x.positions(s, int(h.idx))})
+		res.Matches[i] = Match{int(h.idx), int(h.score), r.x.positions(s, int(h.idx))}
 	}
 	return res, nil
-}
-
-// matches returns p's match set from the cache, or scans for it starting
-// from the narrowest cached set and caches the result.
-func (r *Ranker) matches(ctx context.Context, p *pattern) ([]hit, error) {
-	if hits, ok := r.cache.lookup(p.text); ok {
-		return hits, nil
-	}
-	hits, err := r.scan(ctx, p, r.cache.narrowest(p.text))
-	if err != nil {
-		return nil, err
-	}
-	r.cache.add(p.text, hits)
-	return hits, nil
 }
 
 // all is the ranking of the empty query: the first k paths in input order.

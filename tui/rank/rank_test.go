@@ -182,6 +182,23 @@ func TestRankIncrementalEqualsFresh(t *testing.T) {
 	}
 }
 
+// TestRankCachedThenAll ranks the top few first, which leaves most cached
+// matches unscored, then everything from that cache entry.
+func TestRankCachedThenAll(t *testing.T) {
+	paths := goTree(t)
+	r := New(paths)
+	for _, q := range []string{"s", "sr", "go", "Test"} {
+		if _, err := r.Rank(context.Background(), q, 5); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := r.Rank(context.Background(), q, 0)
+		want, _ := New(paths).Rank(context.Background(), q, 0)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: ranking all from a partly scored cache differs", q)
+		}
+	}
+}
+
 // TestRankMatchesReference compares Rank over the Go tree (parallel
 // chunks, heaps) with scoring every path on one goroutine and sorting.
 func TestRankMatchesReference(t *testing.T) {
@@ -193,8 +210,8 @@ func TestRankMatchesReference(t *testing.T) {
 	for _, q := range []string{"s", "go", "srv", "server", "internalhttp"} {
 		var ref []hit
 		for i := range paths {
-			if v := r.x.score(&scratch{}, compile(q), i, false); v != noMatch {
-				ref = append(ref, hit{int32(i), v})
+			if v, _ := r.x.score(&scratch{}, compile(q), i, false); v != noMatch {
+				ref = append(ref, hit{idx: int32(i), score: v})
 			}
 		}
 		slices.SortFunc(ref, r.compare)
@@ -254,7 +271,7 @@ func TestRankCancelled(t *testing.T) {
 			t.Fatalf("cancelled at call %d: err %v", n, err)
 		}
 	}
-	if _, ok := r.cache.lookup("server"); ok {
+	if r.cache.lookup("server") != nil {
 		t.Fatal("a cancelled ranking was cached")
 	}
 	got, err := r.Rank(context.Background(), "server", 10)
@@ -296,23 +313,50 @@ func TestRankConcurrent(t *testing.T) {
 	}
 }
 
+// setOf returns a match set of n hits with rows cells rows each.
+func setOf(query string, n, rows int) *matchSet {
+	g := newSegment(n)
+	r := row{make([]int32, rows), make([]int32, rows), make([]int32, rows)}
+	for i := range n {
+		g.add(hit{idx: int32(i)}, &r, true)
+	}
+	return &matchSet{query: query, runes: len(query), total: n, segs: []segment{g}}
+}
+
 func TestQueryCacheBounds(t *testing.T) {
-	c := newQueryCache(10) // budget 40 hits
-	hits := make([]hit, 15)
+	c := newQueryCache(10) // budget 120: hits plus row cells
 	for i := range 4 {
-		c.add(strings.Repeat("a", i+1), hits)
+		c.add(setOf(strings.Repeat("a", i+1), 10, 2)) // 30 each
 	}
-	if c.held > c.budget {
-		t.Fatalf("held %d > budget %d", c.held, c.budget)
+	if c.held != 120 || len(c.sets) != 4 {
+		t.Fatalf("held %d in %d sets, want 120 in 4", c.held, len(c.sets))
 	}
-	if _, ok := c.lookup("a"); ok {
-		t.Error("the oldest entry survived eviction")
+	c.add(setOf("aaaaa", 10, 2))
+	if c.held > c.budget || len(c.sets) != 5 || c.sets[0].rows() != 0 || c.sets[4].rows() != 20 {
+		t.Fatalf("rows dropped wrongly: held %d, %d sets", c.held, len(c.sets))
 	}
-	if got := c.narrowest("aaaaab"); len(got) != 15 {
-		t.Errorf("narrowest: %d hits", len(got))
+	if got := c.narrowest("aaaaab"); got == nil || got.query != "aaaaa" {
+		t.Errorf("narrowest: %v", got)
 	}
-	c.add("big", make([]hit, 41))
-	if _, ok := c.lookup("big"); ok {
-		t.Error("a set larger than the budget was cached")
+	if got := c.narrowest("aaa"); got == nil || got.query != "aa" {
+		t.Errorf("narrowest of a cached query: %v", got)
+	}
+	c.add(setOf("big", 10, 200))
+	if c.held > c.budget || c.lookup("big") == nil || c.lookup("big").rows() != 0 {
+		t.Errorf("a set with rows beyond the budget: held %d", c.held)
+	}
+	for i := range 100 {
+		c.add(setOf(strings.Repeat("b", i+1), 1, 0))
+	}
+	if len(c.sets) > cacheEntries {
+		t.Errorf("%d sets kept", len(c.sets))
+	}
+}
+
+func TestNarrowestOnRuneBoundary(t *testing.T) {
+	c := newQueryCache(10)
+	c.add(setOf("a\xc3", 1, 0))
+	if got := c.narrowest("aé"); got != nil {
+		t.Errorf("narrowed %q from %q, which cuts a rune", "aé", got.query)
 	}
 }

@@ -8,87 +8,219 @@ import (
 	"sync/atomic"
 )
 
-// chunkSize is how many candidates one worker takes at a time. Large
-// enough that handing out a chunk (one atomic add, one context check) is
-// noise next to scoring it, small enough that two cores share a 10,000-path
-// scan evenly and a cancelled scan stops within a few microseconds.
+// chunkSize is how many paths make one chunk of a scan. Large enough that
+// handing out a chunk (one atomic add, one context check, one segment) is
+// noise next to scoring it, small enough that two cores share a
+// 10,000-path scan evenly and a cancelled scan stops within microseconds.
 const chunkSize = 1024
 
 // parallelMin is the candidate count below which a scan stays on the
 // calling goroutine: starting workers costs more than it saves there.
 const parallelMin = 2 * chunkSize
 
-// hit is one matching path and its score.
+// rowSlack sizes a segment's row storage up front: rows average a few
+// cells (the occurrences of one rune in one path).
+const rowSlack = 4
+
+// hit is one matching path: its index, score and last row.
 type hit struct {
-	idx   int32
-	score int32
+	idx, score int32
+	row, n     int32 // cells row..row+n of its segment's rows; n < 0: not kept
 }
 
-// scan scores candidates (from, or every path when from is nil) for p on
-// all workers and returns the matches in ascending index order. It returns
-// ctx's error, and no hits, if ctx is done before the scan completes.
-func (r *Ranker) scan(ctx context.Context, p *pattern, from []hit) ([]hit, error) {
-	n := len(r.x.paths)
-	if from != nil {
-		n = len(from)
+// matchSet is a query's complete match set, kept in the cache. It is split
+// into segments, one per chunk of the snapshot's paths, which later scans
+// take as their chunks.
+type matchSet struct {
+	query     string
+	runes     int  // the query's length in runes
+	sensitive bool // the query's case mode
+	total     int
+	segs      []segment
+}
+
+// segment is the part of a match set found in one chunk: the matches in
+// index order, and each match's last row of the dynamic program, from
+// which a longer query's alignment continues.
+type segment struct {
+	hits        []hit
+	pos, v0, v1 []int32 // the rows, concatenated; nil once dropped
+}
+
+// rowOf sets r to h's last row and reports whether it is kept.
+func (g *segment) rowOf(h hit, r *row) bool {
+	if g.pos == nil || h.n < 0 {
+		return false
 	}
-	out := make([]hit, n)
-	counts := make([]int, (n+chunkSize-1)/chunkSize)
+	a, b := h.row, h.row+h.n
+	r.pos, r.v0, r.v1 = g.pos[a:b], g.v0[a:b], g.v1[a:b]
+	return true
+}
+
+// add appends h with its last row r, if kept.
+func (g *segment) add(h hit, r *row, kept bool) {
+	h.row, h.n = int32(len(g.pos)), -1
+	if kept {
+		h.n = int32(len(r.pos))
+		g.pos, g.v0, g.v1 = append(g.pos, r.pos...), append(g.v0, r.v0...), append(g.v1, r.v1...)
+	}
+	g.hits = append(g.hits, h)
+}
+
+// size is what a segment holds: hits and row cells.
+func (g *segment) size() int {
+	return len(g.hits) + len(g.pos)
+}
+
+// scan finds p's match set, from src's if given (the set of a prefix of
+// p's; its rows are continued when the case mode agrees) or else from every
+// path, and returns it with the best k matches, best first (all when
+// k <= 0). It returns ctx's error if ctx is done first.
+func (r *Ranker) scan(ctx context.Context, p *pattern, src *matchSet, k int) (*matchSet, []hit, error) {
+	n, chunks := len(r.x.paths), (len(r.x.paths)+chunkSize-1)/chunkSize
+	if src != nil {
+		n, chunks = src.total, len(src.segs)
+	}
+	set := &matchSet{query: p.text, runes: len(p.runes), sensitive: p.sensitive, segs: make([]segment, chunks)}
+	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
-	work := func(s *scratch) {
-		for c := int(next.Add(1) - 1); c < len(counts); c = int(next.Add(1) - 1) {
+	r.parallel(n, func(w int) {
+		heaps[w].init(r, k)
+		for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 			if ctx.Err() != nil {
 				return
 			}
-			lo := c * chunkSize
-			counts[c] = r.scanChunk(s, p, from, lo, min(lo+chunkSize, n), out[lo:])
+			set.segs[c] = r.scanChunk(r.scratch[w], p, src, c, &heaps[w])
 		}
-	}
-	r.parallel(n, work)
+	})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return compact(out, counts), nil
+	for _, g := range set.segs {
+		set.total += len(g.hits)
+	}
+	return set, r.merge(heaps, set, k), nil
 }
 
-// scanChunk scores candidates lo..hi and writes the matches to out,
-// returning how many there were.
-func (r *Ranker) scanChunk(s *scratch, p *pattern, from []hit, lo, hi int, out []hit) int {
-	k := 0
-	for c := lo; c < hi; c++ {
-		i := c
-		if from != nil {
-			i = int(from[c].idx)
+// scanChunk returns the segment of chunk c's matches, offering each to h.
+func (r *Ranker) scanChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK) segment {
+	if src == nil {
+		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(r.x.paths))
+		g := newSegment(hi - lo)
+		for i := lo; i < hi; i++ {
+			r.try(s, p, i, nil, 0, &g, h)
 		}
-		if v := r.x.score(s, p, i, false); v != noMatch {
-			out[k] = hit{int32(i), v}
-			k++
-		}
+		return g
 	}
-	return k
+	from := &src.segs[c]
+	g := newSegment(len(from.hits))
+	var prev row
+	for _, x := range from.hits {
+		m := src.runes
+		if !from.rowOf(x, &prev) || src.sensitive != p.sensitive {
+			m = 0
+		}
+		r.try(s, p, int(x.idx), &prev, m, &g, h)
+	}
+	return g
 }
 
-// parallel runs work on every worker's scratch when n candidates are worth
-// it, else on the caller's.
-func (r *Ranker) parallel(n int, work func(*scratch)) {
+// newSegment returns a segment sized for n candidates.
+func newSegment(n int) segment {
+	return segment{
+		hits: make([]hit, 0, n),
+		pos:  make([]int32, 0, rowSlack*n),
+		v0:   make([]int32, 0, rowSlack*n),
+		v1:   make([]int32, 0, rowSlack*n),
+	}
+}
+
+// try scores path i for p, continuing prev, the last row of p's first m
+// runes, unless m is 0, and adds a match to g and h. When only p's last
+// rune is left to align, its row is built straight into g.
+func (r *Ranker) try(s *scratch, p *pattern, i int, prev *row, m int, g *segment, h *topK) {
+	x := hit{idx: int32(i), row: int32(len(g.pos))}
+	if m == len(p.runes)-1 {
+		if m == 0 {
+			prev = nil
+		}
+		x.score, x.n = r.x.scoreLast(s, p, i, prev, g)
+	} else {
+		x.score, x.n = r.scoreElse(s, p, i, prev, m, g)
+	}
+	if x.score == noMatch {
+		return
+	}
+	g.hits = append(g.hits, x)
+	h.offer(x)
+}
+
+// scoreElse is try's general case: the alignment is computed in s, then
+// its last row (if kept; else the length is -1) is copied to g.
+func (r *Ranker) scoreElse(s *scratch, p *pattern, i int, prev *row, m int, g *segment) (int32, int32) {
+	var v int32
+	kept := false
+	if m > 0 {
+		v, kept = r.x.extend(s, p, i, m, prev)
+	}
+	if !kept {
+		v, kept = r.x.score(s, p, i, false)
+	}
+	if v == noMatch || !kept {
+		return v, -1
+	}
+	g.pos, g.v0, g.v1 = append(g.pos, s.last.pos...), append(g.v0, s.last.v0...), append(g.v1, s.last.v1...)
+	return v, int32(len(s.last.pos))
+}
+
+// parallel runs work(w) on every worker w when n candidates are worth it,
+// else work(0) on the caller's goroutine.
+func (r *Ranker) parallel(n int, work func(w int)) {
 	if n < parallelMin || len(r.scratch) == 1 {
-		work(r.scratch[0])
+		work(0)
 		return
 	}
 	var wg sync.WaitGroup
-	for _, s := range r.scratch {
-		wg.Go(func() { work(s) })
+	for w := range r.scratch {
+		wg.Go(func() { work(w) })
 	}
 	wg.Wait()
 }
 
-// compact moves every chunk's matches to the front, in chunk order.
-func compact(out []hit, counts []int) []hit {
-	k := 0
-	for c, n := range counts {
-		k += copy(out[k:], out[c*chunkSize:c*chunkSize+n])
+// best returns the k best hits of set (all when k <= 0), best first.
+func (r *Ranker) best(set *matchSet, k int) []hit {
+	heaps := make([]topK, len(r.scratch))
+	var next atomic.Int32
+	r.parallel(set.total, func(w int) {
+		heaps[w].init(r, k)
+		for c := int(next.Add(1) - 1); c < len(set.segs); c = int(next.Add(1) - 1) {
+			for _, x := range set.segs[c].hits {
+				heaps[w].offer(x)
+			}
+		}
+	})
+	return r.merge(heaps, set, k)
+}
+
+// merge returns the best k hits, best first: the union of the workers'
+// heaps sorted and cut, or for k <= 0 every hit of set sorted.
+func (r *Ranker) merge(heaps []topK, set *matchSet, k int) []hit {
+	var all []hit
+	if k <= 0 {
+		all = make([]hit, 0, set.total)
+		for _, g := range set.segs {
+			all = append(all, g.hits...)
+		}
+	} else {
+		for _, h := range heaps {
+			all = append(all, h.items...)
+		}
 	}
-	return out[:k:k]
+	slices.SortFunc(all, r.compare)
+	if k > 0 && len(all) > k {
+		all = all[:k]
+	}
+	return all
 }
 
 // compare orders hits best first: higher score, then shorter path, then
@@ -106,93 +238,4 @@ func (r *Ranker) compare(a, b hit) int {
 		return c
 	}
 	return cmp.Compare(a.idx, b.idx)
-}
-
-// best returns the k best hits (all when k <= 0), best first. For k > 0
-// each worker keeps a bounded heap over its share and the heaps are merged,
-// so the cost is O(n log k) spread over the cores.
-func (r *Ranker) best(hits []hit, k int) []hit {
-	if k <= 0 || k >= len(hits) {
-		all := slices.Clone(hits)
-		slices.SortFunc(all, r.compare)
-		return all
-	}
-	heaps := make([]topK, len(r.scratch))
-	var next atomic.Int32
-	r.parallel(len(hits), func(s *scratch) {
-		h := &heaps[r.worker(s)]
-		h.init(r, k)
-		for c := int(next.Add(1) - 1); c*chunkSize < len(hits); c = int(next.Add(1) - 1) {
-			for _, x := range hits[c*chunkSize : min((c+1)*chunkSize, len(hits))] {
-				h.offer(x)
-			}
-		}
-	})
-	var merged []hit
-	for _, h := range heaps {
-		merged = append(merged, h.items...)
-	}
-	slices.SortFunc(merged, r.compare)
-	return merged[:min(k, len(merged))]
-}
-
-// worker is the number of a worker's scratch.
-func (r *Ranker) worker(s *scratch) int {
-	return slices.Index(r.scratch, s)
-}
-
-// topK is a bounded heap keeping the k best hits offered, worst on top.
-type topK struct {
-	r     *Ranker
-	k     int
-	items []hit
-}
-
-func (h *topK) init(r *Ranker, k int) {
-	h.r, h.k, h.items = r, k, make([]hit, 0, k)
-}
-
-// offer adds x if it is among the k best seen.
-func (h *topK) offer(x hit) {
-	if len(h.items) < h.k {
-		h.items = append(h.items, x)
-		h.up(len(h.items) - 1)
-		return
-	}
-	if h.r.compare(x, h.items[0]) < 0 {
-		h.items[0] = x
-		h.down(0)
-	}
-}
-
-// worse reports whether item i ranks below item j (heap order: worst first).
-func (h *topK) worse(i, j int) bool {
-	return h.r.compare(h.items[i], h.items[j]) > 0
-}
-
-func (h *topK) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.worse(i, p) {
-			return
-		}
-		h.items[i], h.items[p] = h.items[p], h.items[i]
-		i = p
-	}
-}
-
-func (h *topK) down(i int) {
-	for {
-		w := i
-		for _, c := range [2]int{2*i + 1, 2*i + 2} {
-			if c < len(h.items) && h.worse(c, w) {
-				w = c
-			}
-		}
-		if w == i {
-			return
-		}
-		h.items[i], h.items[w] = h.items[w], h.items[i]
-		i = w
-	}
 }

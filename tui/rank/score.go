@@ -31,30 +31,40 @@ sahilm's weaknesses, and the fixes:
     bonus on every rune (fzf's consecutive-chunk rule), and gaps cost an
     affine penalty, so contiguous word prefixes beat scattered acronyms.
 
-  - It rewards only the start of the whole path. Paths are read from the base
-    name: every rune matched inside the base name earns a bonus, and the base
-    name's first rune earns another, so a match inside the base name beats
-    one spread over directories.
+  - It rewards only the start of the whole path. Paths are read from the
+    base name: its first rune earns a bonus, a query matched wholly inside
+    it earns another, and so does a whole word, more when the word is a
+    whole directory name or the stem of a file named after its directory.
+    So a match inside the base name beats one spread over directories,
+    while a query that spans directories ("cmdgo") finds them.
 
     "server.go" over "net/http/server.go":
 
         net/http/server.go
                  *********   one run, at the base name's start
 
-The dynamic program keeps two matrices over (query rune j, path rune i): the
-best score with rune j matched at i, split by whether the run that ends at i
-began at a word start (it decides whether the next adjacent rune earns the run
-bonus). Each row is limited to the span where rune j can still be part of a
-full match (first greedy occurrence forwards, last backwards), which with
-a selective query leaves few cells. A cell is reached either from the diagonal
-(adjacent match) or across a gap; the best gap predecessor is carried along
-the row as a running maximum, so a row costs O(width). Ties prefer the
-adjacent predecessor and the later position, which keeps highlights tight and
-towards the base name. The same recurrences are replayed backwards for the
-few matches whose positions are shown; scoreOf recomputes any alignment's
-score from scratch and the tests hold the two equal.
+The dynamic program is sparse. Row j lists the positions where query rune j
+occurs, limited to those that can still be part of a full match (after the
+first greedy occurrence of the rune before it, before the last greedy
+occurrence of the rune after it), and at each the best score of the query up
+to j matched there, split by whether the run ending there began at a word
+start (which decides whether the next adjacent rune earns the run bonus). A
+cell is reached from the previous row's cell one position back (adjacent) or
+across a gap; the best gap predecessor is a running maximum over the
+previous row, so a row costs the occurrences of two runes, not the path's
+length. Ties prefer the adjacent predecessor and the later position, which
+keeps highlights tight and towards the base name. The same recurrences are
+replayed backwards for the few matches whose positions are shown; scoreOf
+recomputes any alignment's score term by term, and the tests hold the
+dynamic program to exhaustive search and to scoreOf.
 
-Inputs too large for the matrices (maxCells) fall back to the greedy
+A row depends only on the query runes up to its own. So while the user
+types, each match keeps the last row of its alignment, and the next
+keystroke adds one row to it (the occurrences of the new rune, scored from
+the kept row) instead of aligning the query again; only matches of the
+shorter query are visited at all.
+
+Paths whose query rune positions exceed maxCells fall back to the greedy
 alignment (first occurrence forwards, then the shortest window backwards, as
 fzf's V1), scored by scoreOf; paths and queries of ordinary size never do.
 */
@@ -133,17 +143,18 @@ const (
 	clsCount     = 1 << 8
 )
 
-// maxCells bounds the matrices of one alignment (query runes x span). 64Ki
-// cells (two int32 matrices, 512 KiB per worker) fit a 256-rune path with a
-// 256-rune query; beyond that the greedy fallback keeps memory bounded.
+// maxCells bounds the cells of one alignment (query rune positions in a
+// path). 64Ki cells, 768 KiB per worker, are far beyond a real path and
+// query (a 256-byte path and a 256-rune query of the same letter); beyond
+// that the greedy fallback keeps memory bounded.
 const maxCells = 1 << 16
 
 // noMatch is the score of a path the query does not match.
 const noMatch = math.MinInt32
 
-// neg marks an impossible cell: far below any real score (which the cell
-// bound keeps above -2^20) and far above int32 overflow when small terms are
-// added to it.
+// neg marks an impossible cell: below any real score (a path of n runes
+// scores above -3n, so any path under 100 MiB) and far enough above the
+// int32 minimum that adding small terms to it cannot wrap.
 const neg = -1 << 29
 
 var (
