@@ -8,6 +8,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
+	"github.com/scoutdev/scout/tui/tree"
 )
 
 // benchPaths is a 10,000-file tree (the snapshot bound) of realistic
@@ -107,13 +108,15 @@ func BenchmarkView(b *testing.B) {
 }
 
 // BenchmarkSnapshot is what a project.files report costs the frontend
-// before the tree is shown: candidates, the ranker's index (in the scan
-// Cmd) and the tree's rows (in Update).
+// before the tree is shown: candidates and the ranker's index (in the scan
+// Cmd), and the tree (in Update).
 func BenchmarkSnapshot(b *testing.B) {
 	entries := bridgetest.Entries(benchPaths())
 	res := wire.ProjectFilesResult{Generation: 1, Entries: entries}
 	for b.Loop() {
 		s := newSnapshot(res)
-		_ = newFolderTree(s.entries)
+		if _, err := tree.New(s.tree); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/tree"
 )
 
 // Options configure the Files page.
@@ -58,7 +59,7 @@ type Model struct {
 
 	scan    scanState
 	snap    *snapshot
-	tree    *folderTree
+	tree    *tree.Tree
 	folders map[string]*folder // project.list cache for this epoch
 	lazy    map[string]bool    // folders of a truncated snapshot listed lazily
 	extra   []wire.FileEntry   // entries those listings added

@@ -118,7 +118,7 @@ func (m *Model) collapse() tea.Cmd {
 		m.tree.Collapse(r.Path)
 		return m.moved()
 	}
-	if parent := parentOf(r.Path); parent != "" {
+	if parent, ok := m.tree.Parent(r.Path); ok {
 		m.cursor = m.tree.Find(parent)
 	}
 	return m.moved()
@@ -242,6 +242,8 @@ func (m *Model) handleLazy(msg lazyMsg) tea.Cmd {
 		}
 		m.extra = append(m.extra, wire.FileEntry{Path: path.Join(msg.dir, e.Name), Kind: kind})
 	}
-	m.adopt(m.snap)
+	if err := m.adopt(m.snap); err != nil {
+		return tui.ReportError(err)
+	}
 	return m.moved()
 }

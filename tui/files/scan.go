@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/tree"
 )
 
 // scanTimeout bounds one project.files call on our side. The backend gives
@@ -91,7 +93,9 @@ func (m *Model) handleScan(msg scanMsg) tea.Cmd {
 		m.dropListings()
 	}
 	m.scan.err = ""
-	m.adopt(msg.snap)
+	if err := m.adopt(msg.snap); err != nil {
+		return tui.ReportError(err)
+	}
 	return tea.Batch(m.startRank(), m.settled(), m.moved())
 }
 
@@ -117,30 +121,41 @@ func (m *Model) scanFailed(err error) tea.Cmd {
 // adopt makes s the snapshot shown. Open folders are kept when s is of
 // the same generation as the snapshot it replaces; the focused tree row is
 // kept by path.
-func (m *Model) adopt(s *snapshot) {
-	same := m.tree != nil && m.snap != nil && m.snap.gen == s.gen
+func (m *Model) adopt(s *snapshot) error {
 	focus, _ := m.focused()
-	m.snap = s
-	if same {
-		m.tree.Rebuild(m.treeEntries())
-	} else {
-		m.tree = newFolderTree(m.treeEntries())
+	entries := s.tree
+	if len(m.extra) > 0 {
+		entries = treeEntries(m.withExtra(s.entries))
 	}
+	var err error
+	if m.tree != nil && m.snap != nil && m.snap.gen == s.gen {
+		err = m.tree.Rebuild(entries)
+	} else {
+		var t *tree.Tree
+		if t, err = tree.New(entries); err == nil {
+			m.tree = t
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the snapshot cannot be shown as a tree: %w", err)
+	}
+	m.snap = s
 	if m.treeMode() {
 		if i := m.tree.Find(focus); i >= 0 {
 			m.cursor = i
 		}
 	}
+	return nil
 }
 
-// treeEntries are the snapshot's entries plus those of lazily listed
-// folders, in component order.
-func (m *Model) treeEntries() []wire.FileEntry {
+// withExtra returns entries plus those of lazily listed folders, in
+// component order.
+func (m *Model) withExtra(entries []wire.FileEntry) []wire.FileEntry {
 	if len(m.extra) == 0 {
-		return m.snap.entries
+		return entries
 	}
-	seen := make(map[string]bool, len(m.snap.entries))
-	all := slices.Clone(m.snap.entries)
+	seen := make(map[string]bool, len(entries))
+	all := slices.Clone(entries)
 	for _, e := range all {
 		seen[e.Path] = true
 	}

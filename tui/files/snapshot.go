@@ -5,6 +5,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/rank"
+	"github.com/scoutdev/scout/tui/tree"
 )
 
 // Candidates returns what a query ranks in a snapshot: its files, in
@@ -42,6 +43,7 @@ func Filter(ctx context.Context, candidates []string, query string, limit int) (
 type snapshot struct {
 	gen       int64
 	entries   []wire.FileEntry
+	tree      []tree.Entry // entries for tui/tree
 	truncated bool
 	ranker    *rank.Ranker // over Candidates(entries)
 	files     int
@@ -49,5 +51,5 @@ type snapshot struct {
 
 func newSnapshot(res wire.ProjectFilesResult) *snapshot {
 	c := Candidates(res.Entries)
-	return &snapshot{gen: res.Generation, entries: res.Entries, truncated: res.Truncated, ranker: rank.New(c), files: len(c)}
+	return &snapshot{gen: res.Generation, entries: res.Entries, tree: treeEntries(res.Entries), truncated: res.Truncated, ranker: rank.New(c), files: len(c)}
 }

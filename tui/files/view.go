@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/scoutdev/scout/tui/tree"
 )
 
 // countWidth is the room kept right of the query for the counts.
@@ -191,7 +193,7 @@ func (m *Model) rowPath(i int) string {
 
 // treeRow renders a tree row in at most w cells: indentation, the folder
 // arrow, the name (a folder's emphasised, with a slash).
-func (m *Model) treeRow(b *strings.Builder, r treeRow, pp pathPaint, w int) {
+func (m *Model) treeRow(b *strings.Builder, r tree.Row, pp pathPaint, w int) {
 	indent := strings.Repeat("  ", r.Depth)
 	icon, name, np := "  ", r.Name, pp.plain
 	if r.Dir {
