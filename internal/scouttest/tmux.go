@@ -25,10 +25,13 @@ type Tmux struct {
 
 // StartTmux runs script (sh syntax) in a w×h window with working
 // directory dir and env added to the test environment; the script finds
-// Dir in $OUTDIR. It skips the test when tmux is not installed.
+// Dir in $OUTDIR. Without tmux it skips the test, or fails it under CI.
 func StartTmux(t testing.TB, dir string, w, h int, env []string, script string) *Tmux {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed (CI installs it: .ci/run)")
+		}
 		t.Skip("tmux is not installed")
 	}
 	var rnd [6]byte
