@@ -103,14 +103,20 @@ func (x *Tmux) Screen(escapes bool) string {
 	return x.tmux(args...)
 }
 
-// WaitScreen polls the plain screen until cond holds and returns it.
+// WaitScreen polls the plain screen until cond holds for a screen that
+// stays the same over two captures (so a frame caught half written is
+// never returned), and returns it.
 func (x *Tmux) WaitScreen(what string, cond func(screen string) bool) string {
 	x.t.Helper()
 	deadline := time.Now().Add(DefaultTimeout)
 	for {
 		s := x.Screen(false)
 		if cond(s) {
-			return s
+			time.Sleep(30 * time.Millisecond)
+			if again := x.Screen(false); again == s {
+				return s
+			}
+			continue
 		}
 		if time.Now().After(deadline) {
 			x.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
