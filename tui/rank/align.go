@@ -76,8 +76,8 @@ func align(s *scratch, n int, cls []uint8, off []int32, trace bool) int32 {
 }
 
 // collectBytes lists, for every query rune, the positions of ASCII path t
-// holding it: one vectorised search per distinct query rune. It reports
-// false, leaving the lists incomplete, past maxCells positions.
+// holding it: one pass per distinct query rune. It reports false, leaving
+// the lists incomplete, past maxCells positions.
 func collectBytes(s *scratch, t []byte, p *pattern) bool {
 	s.fit(len(p.runes))
 	if !subsequence(t, p.bytes) {
@@ -85,19 +85,29 @@ func collectBytes(s *scratch, t []byte, p *pattern) bool {
 	}
 	total := 0
 	for d, c := range p.distinct {
-		for i := 0; ; i++ {
-			k := bytes.IndexByte(t[i:], byte(c))
-			if k < 0 {
-				break
-			}
-			i += k
-			if total += len(p.at[d]); total > maxCells {
-				return false
-			}
-			s.add(p.at[d], i)
+		js := p.at[d]
+		l := &s.lists[js[0]]
+		*l = appendPositions(*l, t, byte(c), 0)
+		if total += len(*l) * len(js); total > maxCells {
+			return false
+		}
+		for _, j := range js[1:] {
+			s.lists[j] = append(s.lists[j], *l...)
 		}
 	}
 	return true
+}
+
+// appendPositions appends to pos every index i >= from where t[i] == c.
+func appendPositions(pos []int32, t []byte, c byte, from int) []int32 {
+	for i := from; ; i++ {
+		k := bytes.IndexByte(t[i:], c)
+		if k < 0 {
+			return pos
+		}
+		i += k
+		pos = append(pos, int32(i))
+	}
 }
 
 // collectRunes is collectBytes for a path of runes.

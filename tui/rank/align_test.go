@@ -207,3 +207,26 @@ func TestExtendEqualsScore(t *testing.T) {
 		t.Fatalf("only %d extensions compared", extended)
 	}
 }
+
+// TestAppendPositions checks the search against a loop, over awkward byte
+// values and every start.
+func TestAppendPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 2000 {
+		text := make([]byte, rng.IntN(40))
+		for i := range text {
+			text[i] = []byte{0, 'a', 'b', 0x7f, 0x80, 0xff}[rng.IntN(6)]
+		}
+		c := []byte{0, 'a', 0x7f, 0x80, 0xff}[rng.IntN(5)]
+		from := rng.IntN(len(text) + 1)
+		var want []int32
+		for i := from; i < len(text); i++ {
+			if text[i] == c {
+				want = append(want, int32(i))
+			}
+		}
+		if got := appendPositions(nil, text, c, from); !slices.Equal(got, want) {
+			t.Fatalf("%q in %x from %d: %v, want %v", c, text, from, got, want)
+		}
+	}
+}

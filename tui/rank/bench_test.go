@@ -37,10 +37,10 @@ var benchLists = []benchList{
 }
 
 // BenchmarkRank ranks each list for each query: typed one rune at a time
-// on a cold cache (the metrics p50-ms/key and max-ms/key are the median
-// keystroke and the median of each session's slowest one), from scratch
-// for the TUI (top benchK) and for `scout filter` (all), and with plain
-// sahilm/fuzzy.Find for comparison.
+// on a cold cache (p50-ms/key and max-ms/key are the median keystroke and
+// the median of each session's slowest, cpu-ms/key the mean CPU time of a
+// keystroke), from scratch for the TUI (top benchK) and for `scout filter`
+// (all), and with plain sahilm/fuzzy.Find for comparison.
 func BenchmarkRank(b *testing.B) {
 	for _, list := range benchLists {
 		paths := list.paths(b)
@@ -51,6 +51,7 @@ func BenchmarkRank(b *testing.B) {
 				benchTyped(b, len(q), func(i int) { rankCold(b, r, q[:i+1], benchK, i == 0) })
 			})
 			b.Run(name+"/scout-top50", func(b *testing.B) {
+				b.ReportAllocs()
 				for b.Loop() {
 					rankCold(b, r, q, benchK, true)
 				}
@@ -72,9 +73,14 @@ func BenchmarkRank(b *testing.B) {
 	}
 }
 
-// rankCold ranks query, first emptying the cache when cold.
+// rankCold ranks query, first emptying the cache when cold. The emptied
+// cache's buffers are recycled, as a full cache's evictions recycle them in
+// steady use.
 func rankCold(b *testing.B, r *Ranker, query string, k int, cold bool) {
 	if cold {
+		for _, set := range r.cache.sets {
+			set.recycle()
+		}
 		r.cache = newQueryCache(r.Len())
 	}
 	if _, err := r.Rank(context.Background(), query, k); err != nil {
@@ -83,9 +89,13 @@ func rankCold(b *testing.B, r *Ranker, query string, k int, cold bool) {
 }
 
 // benchTyped runs typing sessions of n keystrokes, key(i) handling the
-// i-th, and reports the median keystroke and the median slowest one.
+// i-th, and reports the median keystroke and the median slowest one, wall
+// clock, and the CPU time per keystroke (all threads, GC included), which
+// a shared machine disturbs less.
 func benchTyped(b *testing.B, n int, key func(i int)) {
+	b.ReportAllocs()
 	var all, slowest []time.Duration
+	cpu := cpuTime()
 	for b.Loop() {
 		var worst time.Duration
 		for i := range n {
@@ -99,6 +109,7 @@ func benchTyped(b *testing.B, n int, key func(i int)) {
 	}
 	b.ReportMetric(median(all), "p50-ms/key")
 	b.ReportMetric(median(slowest), "max-ms/key")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(len(all)), "cpu-ms/key")
 }
 
 // median returns the median of ds in milliseconds.
@@ -150,4 +161,29 @@ func BenchmarkScore(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(paths)), "ns/path")
 		})
 	}
+}
+
+// BenchmarkExtend continues, on one goroutine, every gen10k path's last
+// row for "se" by one rune to "ser": the hot loop of a keystroke.
+func BenchmarkExtend(b *testing.B) {
+	paths := gen10k()
+	x, s := newIndex(paths), &scratch{}
+	short, long := compile("se"), compile("ser")
+	var g segment
+	var prevs []row
+	var idx []int
+	for i := range paths {
+		if v, kept := x.score(s, short, i, false); v != noMatch && kept {
+			prevs = append(prevs, row{slices.Clone(s.last.pos), slices.Clone(s.last.v0), slices.Clone(s.last.v1)})
+			idx = append(idx, i)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g.pos, g.v0, g.v1 = g.pos[:0], g.v0[:0], g.v1[:0]
+		for k, i := range idx {
+			x.scoreLast(s, long, i, &prevs[k], &g)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(idx)), "ns/path")
 }

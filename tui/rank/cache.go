@@ -72,6 +72,7 @@ func (c *queryCache) add(set *matchSet) {
 	}
 	for len(c.sets) > 1 && (len(c.sets) > cacheEntries || c.held > c.budget) {
 		c.held -= c.sets[0].size()
+		c.sets[0].recycle()
 		c.sets = c.sets[1:]
 	}
 	if c.held > c.budget {
@@ -97,12 +98,24 @@ func (set *matchSet) rows() int {
 	return n
 }
 
-// dropRows forgets set's rows and returns how many cells they were.
+// dropRows recycles set's rows and returns how many cells they were.
 func (set *matchSet) dropRows() int {
 	n := set.rows()
 	for i := range set.segs {
 		g := &set.segs[i]
+		putInts(g.pos)
+		putInts(g.v0)
+		putInts(g.v1)
 		g.pos, g.v0, g.v1 = nil, nil, nil
 	}
 	return n
+}
+
+// recycle gives set's buffers back; set must not be used afterwards.
+func (set *matchSet) recycle() {
+	set.dropRows()
+	for i := range set.segs {
+		putHits(set.segs[i].hits)
+	}
+	set.segs = nil
 }

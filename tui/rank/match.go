@@ -138,14 +138,7 @@ func (v *view) after(pos []int32, c rune, a int32) []int32 {
 		}
 		return pos
 	}
-	for i := int(a) + 1; ; i++ {
-		k := bytes.IndexByte(v.b[i:], byte(c))
-		if k < 0 {
-			return pos
-		}
-		i += k
-		pos = append(pos, int32(i))
-	}
+	return appendPositions(pos, v.b, byte(c), int(a)+1)
 }
 
 // extend32 returns b lengthened to n, its contents kept, reallocated

@@ -125,13 +125,14 @@ func (r *Ranker) scanChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK
 	return g
 }
 
-// newSegment returns a segment sized for n candidates.
+// newSegment returns a segment sized for n candidates, from recycled
+// buffers when there are.
 func newSegment(n int) segment {
 	return segment{
-		hits: make([]hit, 0, n),
-		pos:  make([]int32, 0, rowSlack*n),
-		v0:   make([]int32, 0, rowSlack*n),
-		v1:   make([]int32, 0, rowSlack*n),
+		hits: getHits(n),
+		pos:  getInts(rowSlack * n),
+		v0:   getInts(rowSlack * n),
+		v1:   getInts(rowSlack * n),
 	}
 }
 

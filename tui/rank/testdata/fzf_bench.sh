@@ -11,13 +11,14 @@ trap 'rm -rf "$dir"' EXIT
 go run ./genpaths -n 10000 >"$dir/gen10k.txt"
 go run ./genpaths -n 100000 >"$dir/gen100k.txt"
 (cd "$(go env GOROOT)/src" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$dir/gotree.txt"
-echo "fzf $(fzf --version), $(nproc) cores"
+echo "fzf $(fzf --version), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+printf 'list\tquery\tmedian ms\tmean ms\tstddev ms\tuser+sys ms\n'
 for list in gotree gen10k gen100k; do
 	for query in s srv server internalhttp; do
-		hyperfine --style basic --warmup 3 --min-runs 20 \
-			--export-markdown "$dir/out.md" \
-			"fzf --filter '$query' <'$dir/$list.txt' >/dev/null" >/dev/null
-		printf '%s\t%s\t' "$list" "$query"
-		sed -n 3p "$dir/out.md" | cut -d'|' -f3
+		hyperfine --style none --warmup 3 --min-runs 20 --export-csv "$dir/out.csv" \
+			"fzf --filter '$query' <'$dir/$list.txt' >/dev/null" >/dev/null 2>&1
+		# command,mean,stddev,median,user,system,min,max (seconds)
+		tail -n 1 "$dir/out.csv" | awk -F, -v l="$list" -v q="$query" \
+			'{printf "%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\n", l, q, $(NF-4)*1000, $(NF-6)*1000, $(NF-5)*1000, ($(NF-3)+$(NF-2))*1000}'
 	done
 done
