@@ -15,6 +15,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/mcp"
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/asuser"
 	"github.com/scoutdev/scout/internal/makefs"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
@@ -25,7 +26,12 @@ import (
 // connect starts `scout mcp` in dir and completes the MCP handshake.
 func connect(t *testing.T, dir string, env ...string) *sdk.ClientSession {
 	t.Helper()
-	cmd := exec.Command(scouttest.Binary(t), "mcp")
+	return connectCmd(t, exec.Command(scouttest.Binary(t), "mcp"), dir, env...)
+}
+
+// connectCmd is connect with a prepared command (an unprivileged one).
+func connectCmd(t *testing.T, cmd *exec.Cmd, dir string, env ...string) *sdk.ClientSession {
+	t.Helper()
 	cmd.Dir = dir
 	cmd.Env = append(scouttest.Environ(), env...)
 	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "SCOUT_HOME=") }) {
@@ -342,6 +348,32 @@ func TestOtherFailuresNameTheProblem(t *testing.T) {
 		if !res.IsError || !strings.Contains(text(res), tc.want) || text(res) == "no such file or directory" {
 			t.Errorf("%s %v: %s, want an error naming %q", tc.tool, tc.args, raw(t, res), tc.want)
 		}
+	}
+}
+
+// TestUnservableEntries: as uid 65534, an unreadable file and folder and
+// both links of a hard-linked file are neither listed nor read, with the
+// one hidden answer.
+func TestUnservableEntries(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "ok.txt << ok", "locked.txt << secret", "locked/ mode 0000", "locked/x << secret", "hard << secret")
+	must(t, os.Chmod(filepath.Join(dir, "locked.txt"), 0))
+	must(t, os.Link(filepath.Join(dir, "hard"), filepath.Join(dir, "hard2")))
+	asuser.Share(dir)
+	home := filepath.Join(t.TempDir(), "home")
+	asuser.Share(filepath.Dir(home))
+	cs := connectCmd(t, asuser.Command(t, scouttest.Binary(t), "mcp"), dir, "SCOUT_HOME="+home)
+	if r := list(t, cs, map[string]any{"recursive": true}); !slices.Equal(paths(r), []string{"ok.txt"}) {
+		t.Errorf("listed %q", paths(r))
+	}
+	missing := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "missing"}))
+	for _, p := range []string{"locked.txt", "locked/x", "hard", "hard2"} {
+		if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": p})); got != missing {
+			t.Errorf("read %q: %s", p, got)
+		}
+	}
+	if got := raw(t, call(t, cs, mcp.ToolList, map[string]any{"dir": "locked"})); got != missing {
+		t.Errorf("list locked: %s", got)
 	}
 }
 
