@@ -33,7 +33,7 @@ func newRootCmd() *cobra.Command {
 		RunE:          func(cmd *cobra.Command, _ []string) error { return runFiles(cmd, f) },
 	}
 	f.register(root)
-	root.AddCommand(newFilesCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newVersionCmd())
+	root.AddCommand(newFilesCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newVersionCmd())
 	return root
 }
 
