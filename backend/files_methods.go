@@ -29,6 +29,9 @@ type filesFeature struct {
 	// debugStallEnv).
 	stall atomic.Int64
 
+	// list is project.list's and project.read's state (list_methods.go).
+	list listState
+
 	mu       sync.Mutex
 	scanning bool                   // the one physical scan slot (PROTOCOL §5)
 	gens     map[*server.Call]int64 // generation each policy-bound request runs under
@@ -41,7 +44,7 @@ type filesFeature struct {
 const debugStallEnv = "SCOUT_DEBUG_SCAN_STALL_MS"
 
 func newFilesFeature(ws *workspaceState, getenv func(string) string) *filesFeature {
-	f := &filesFeature{ws: ws, gens: map[*server.Call]int64{}}
+	f := &filesFeature{ws: ws, gens: map[*server.Call]int64{}, list: newListState(getenv)}
 	if getenv(server.DebugEnv) == "1" {
 		if ms, err := strconv.Atoi(getenv(debugStallEnv)); err == nil && ms > 0 {
 			f.stall.Store(int64(ms) * int64(time.Millisecond))
@@ -62,6 +65,7 @@ func (f *filesFeature) register(srv *server.Server) {
 		Name: wire.MethodWorkspaceTrust, Kind: server.KindSelection, LongRunning: true,
 		Handle: f.workspaceTrust,
 	})
+	f.registerList(srv)
 }
 
 // admitScan takes the process's one scan slot, or answers busy. The slot
@@ -206,12 +210,14 @@ func (f *filesFeature) workspaceTrust(ctx context.Context, c *server.Call) (any,
 	return res, nil
 }
 
-// begin advances the generation and announces it in one step under the
-// output lock, then cancels the requests of older generations.
+// begin advances the generation, revokes every project.list id and
+// announces it in one step under the output lock, then cancels the
+// requests of older generations.
 func (f *filesFeature) begin() int64 {
 	params := &wire.InvalidatedParams{}
 	f.srv.Notify(wire.NotifyProjectInvalidated, params, func() {
 		params.Generation = f.ws.mgr.Begin()
+		f.list.refs.RevokeBefore(params.Generation)
 	})
 	f.mu.Lock()
 	var stale []*server.Call

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,6 +34,12 @@ type Options struct {
 	// Capabilities are negotiated in initialize, exactly as given. Include
 	// operation.cancel for context cancellation to reach the backend.
 	Capabilities []string
+	// Optional capabilities are negotiated too when the backend offers them:
+	// if initialize fails with unsupported_capability naming only optional
+	// ones, it is retried on the same child without those (PROTOCOL.md §3:
+	// a failed initialize may be retried). Init().Negotiated says which
+	// were kept.
+	Optional []string
 	// Client names this client in initialize.
 	Client wire.ClientInfo
 	// Stderr receives the child's diagnostics (discarded when nil).
@@ -97,14 +104,12 @@ func (c *Client) spawn(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	caps := append([]string{}, c.opts.Capabilities...)
-	var res wire.InitializeResult
-	params := map[string]any{"protocol_version": wire.ProtocolVersion, "client": c.opts.Client, "required_capabilities": caps}
-	if err := cn.call(ctx, wire.MethodInitialize, params, &res); err != nil {
+	res, err := c.initialize(ctx, cn)
+	if err != nil {
 		cn.close(c.opts.CloseTimeout)
 		return err
 	}
-	for _, cap := range caps {
+	for _, cap := range res.Negotiated {
 		if cap == wire.MethodCancel {
 			cn.cancels = true
 		}
@@ -113,6 +118,27 @@ func (c *Client) spawn(ctx context.Context) error {
 	c.cn, c.init = cn, res
 	c.mu.Unlock()
 	return nil
+}
+
+// initialize negotiates the required capabilities and as many optional ones
+// as the backend offers.
+func (c *Client) initialize(ctx context.Context, cn *conn) (wire.InitializeResult, error) {
+	optional := append([]string{}, c.opts.Optional...)
+	for {
+		caps := append(append([]string{}, c.opts.Capabilities...), optional...)
+		var res wire.InitializeResult
+		params := map[string]any{"protocol_version": wire.ProtocolVersion, "client": c.opts.Client, "required_capabilities": caps}
+		err := cn.call(ctx, wire.MethodInitialize, params, &res)
+		var we *wire.Error
+		if err == nil || !errors.As(err, &we) || we.Code != wire.CodeUnsupportedCapability {
+			return res, err
+		}
+		kept := slices.DeleteFunc(slices.Clone(optional), func(s string) bool { return slices.Contains(we.Capabilities, s) })
+		if len(kept) == len(optional) {
+			return res, err // a required capability is missing
+		}
+		optional = kept
+	}
 }
 
 // Init is the current child's initialize result.

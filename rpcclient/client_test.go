@@ -240,3 +240,43 @@ func TestProtocolErrorsAreTyped(t *testing.T) {
 		t.Fatalf("err = %v, want method_not_found", err)
 	}
 }
+
+func TestOptionalCapabilitiesKeepOnlyOffered(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	defer cancel()
+	c, err := rpcclient.Start(ctx, rpcclient.Options{
+		Exe:          scouttest.Binary(t),
+		Dir:          t.TempDir(),
+		Env:          append(scouttest.Environ(), "SCOUT_HOME="+t.TempDir()),
+		Capabilities: []string{wire.MethodCancel},
+		Optional:     []string{"no.such.capability", wire.MethodCancel + ".nope"},
+	})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer c.Close()
+	if got := c.Init().Negotiated; len(got) != 1 || got[0] != wire.MethodCancel {
+		t.Fatalf("negotiated = %v, want only the required operation.cancel", got)
+	}
+	if _, err := c.Status(ctx); err != nil {
+		t.Fatalf("status after a retried initialize: %v", err)
+	}
+}
+
+func TestMissingRequiredCapabilityFailsStart(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	defer cancel()
+	_, err := rpcclient.Start(ctx, rpcclient.Options{
+		Exe:          scouttest.Binary(t),
+		Dir:          t.TempDir(),
+		Env:          append(scouttest.Environ(), "SCOUT_HOME="+t.TempDir()),
+		Capabilities: []string{"no.such.capability"},
+		Optional:     []string{wire.MethodCancel},
+	})
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeUnsupportedCapability {
+		t.Fatalf("err = %v, want unsupported_capability", err)
+	}
+}

@@ -16,7 +16,7 @@ const anthropicVersion = "2023-06-01"
 const anthropicPageLimit = "1000"
 
 // Refresh recoveries: what the user does after an outcome (documented in
-// docs/protocol-catalog.md).
+// docs/protocol.md §10.8).
 const (
 	RecoveryReloadCatalog           = wire.RecoveryReloadCatalog
 	RecoveryConfigureAuthentication = wire.RecoveryConfigureAuthentication

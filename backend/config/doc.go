@@ -9,7 +9,7 @@
 // for syntax errors and the key path, never a directory, a value or other
 // file content, so it can be logged safely.
 //
-// What a broken file does (the backend decides; see docs/protocol-files.md):
+// What a broken file does (the backend decides; see docs/protocol.md §10.6):
 // a broken config.toml makes the workspace policy closed (nothing visible)
 // until it is fixed, because its deny globs are unknown and serving without
 // them would widen what is visible; a broken .scout/config.toml is not

@@ -1,5 +1,7 @@
 // Package files implements project.files (PROTOCOL §5): a bounded,
-// deterministic snapshot of the visible workspace.
+// deterministic snapshot of the visible workspace; and the folder and file
+// access behind project.list, project.read and the MCP tools (folder.go,
+// walk.go, read.go, listpage.go).
 //
 // # Selection
 //
@@ -39,4 +41,18 @@
 // The report lists the selected entries sorted by path components: a
 // pre-order walk of the selected tree, whose children lists are already
 // sorted by name, yields that order without sorting paths.
+//
+// # Folders and files served by path
+//
+// project.list, project.read and `scout mcp` name single entries, so they
+// resolve a path from the root one component at a time through the policy
+// (OpenFolder, OpenFile) and serve only what they could really hand out:
+// regular files with exactly one link and directories, readable by the
+// process, besides what the policy shows. A folder is listed in its own
+// order (directories first, then names in code point order) a page at a
+// time: each page scans the folder again and keeps the first entries after
+// the previous page's last one, so memory stays bounded by the page size
+// whatever the folder's size, and entries that appear or vanish between
+// pages cause neither duplicates nor gaps among the others. Walk is the
+// MCP tools' bounded breadth-first walk built on the same pages.
 package files

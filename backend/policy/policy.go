@@ -68,6 +68,8 @@ type Policy struct {
 	// closed hides everything: the configuration could not be read (so its
 	// deny globs are unknown) or the backend home is the workspace itself.
 	closed bool
+	// extraNoise are names skipped as noise besides noiseNames (WithNoise).
+	extraNoise map[string]bool
 }
 
 // New builds the policy of generation gen for the workspace root (an
@@ -111,6 +113,21 @@ func (p *Policy) protect(root, abs string) {
 			p.prot.add(comps)
 		}
 	}
+}
+
+// WithNoise returns a copy of p that also skips names as noise, whatever
+// their type, in every directory: for a caller whose view is stricter than
+// the protocol's (`scout mcp` also skips dist). p itself is unchanged.
+func (p *Policy) WithNoise(names ...string) *Policy {
+	q := *p
+	q.extraNoise = make(map[string]bool, len(p.extraNoise)+len(names))
+	for n := range p.extraNoise {
+		q.extraNoise[n] = true
+	}
+	for _, n := range names {
+		q.extraNoise[n] = true
+	}
+	return &q
 }
 
 // Generation is the policy's generation.
@@ -201,7 +218,7 @@ func (p *Policy) Check(f *Frame, name string, typ fs.FileMode) Verdict {
 		return Protected
 	case f.prot.child(name) != nil && f.prot.child(name).here:
 		return Protected
-	case noiseNames[name]:
+	case noiseNames[name] || p.extraNoise[name]:
 		return Noise
 	}
 	var path []string

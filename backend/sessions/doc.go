@@ -34,5 +34,5 @@
 // Titles are decoded rune by rune from the literal and stop at their bound,
 // so an 8 MiB reply costs no copy.
 //
-// The decisions PROTOCOL.md leaves open are in docs/protocol-sessions.md.
+// The decisions PROTOCOL.md leaves open are in docs/protocol.md §10.7.
 package sessions

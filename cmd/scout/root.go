@@ -19,13 +19,21 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 func asExitCode(err error, ec *exitCode) bool { return errors.As(err, ec) }
 
 func newRootCmd() *cobra.Command {
+	var f pickFlags
 	root := &cobra.Command{
-		Use:           "scout",
-		Short:         "A keyboard-first picker for files, agent sessions and model providers",
+		Use:   "scout",
+		Short: "A keyboard-first picker for files, agent sessions and model providers",
+		Long: "scout picks the project's files (the default), the agent's sessions and model\n" +
+			"providers. The interface is drawn on the terminal; Enter prints the chosen\n" +
+			"paths on stdout, so vim \"$(scout)\" works. Exit status: 0 chosen, 1 nothing\n" +
+			"chosen or no match, 130 Esc/Ctrl-C, 2 usage or startup error.",
+		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		RunE:          func(cmd *cobra.Command, _ []string) error { return runFiles(cmd, f) },
 	}
-	root.AddCommand(newBackendCmd(), newVersionCmd())
+	f.register(root)
+	root.AddCommand(newFilesCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newVersionCmd())
 	return root
 }
 

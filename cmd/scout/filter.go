@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/files"
+)
+
+// maxStdinLine bounds one candidate line read with --stdin.
+const maxStdinLine = 1 << 20
+
+func newFilterCmd() *cobra.Command {
+	var limit int
+	var stdin bool
+	cmd := &cobra.Command{
+		Use:   "filter QUERY",
+		Short: "Rank the project's files for QUERY and print them best first (no interface)",
+		Long: "Rank the project's files (a snapshot from the backend) for QUERY and print the\n" +
+			"matches best first, one per line, exactly as the picker lists them. With --stdin,\n" +
+			"rank the non-empty lines of standard input instead (like fzf --filter).\n" +
+			"Exit status 0 when something matched, 1 when nothing did.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if limit < 0 {
+				return errors.New("--limit must be 0 (no limit) or more")
+			}
+			var cands []string
+			var err error
+			if stdin {
+				cands, err = readCandidates(cmd.InOrStdin())
+			} else {
+				cands, err = snapshotCandidates()
+			}
+			if err != nil {
+				return err
+			}
+			return printFiltered(cmd.OutOrStdout(), cands, args[0], limit)
+		},
+	}
+	cmd.Flags().IntVarP(&limit, "limit", "n", 0, "print at most N matches (0: all)")
+	cmd.Flags().BoolVar(&stdin, "stdin", false, "rank the lines of standard input instead of the project's files")
+	return cmd
+}
+
+// snapshotCandidates takes a snapshot through the backend and returns what
+// the Files page ranks in it.
+func snapshotCandidates() ([]string, error) {
+	c, stop, err := startBackend(bridge.Required, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	res, err := c.ProjectFiles(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list the project's files: %s", bridge.Describe(err))
+	}
+	return files.Candidates(res.Entries), nil
+}
+
+// readCandidates reads newline-separated candidates (a trailing CR is
+// dropped; empty lines are skipped).
+func readCandidates(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxStdinLine)
+	var out []string
+	for sc.Scan() {
+		if l := strings.TrimSuffix(sc.Text(), "\r"); l != "" {
+			out = append(out, l)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	return out, nil
+}
+
+func printFiltered(w io.Writer, cands []string, query string, limit int) error {
+	out, err := files.Filter(context.Background(), cands, query, limit)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	for _, p := range out {
+		bw.WriteString(p)
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if len(out) == 0 {
+		return exitNothing
+	}
+	return nil
+}

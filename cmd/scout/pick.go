@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+
+	"github.com/scoutdev/scout/rpcclient"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/files"
+)
+
+// Exit statuses of the pickers (DESIGN.md "Commands").
+const (
+	exitNothing   exitCode = 1   // nothing chosen, no match
+	exitCancelled exitCode = 130 // Esc, Ctrl-C
+)
+
+// pickFlags are the Files picker's flags.
+type pickFlags struct {
+	query  string
+	multi  bool
+	print0 bool
+}
+
+func (f *pickFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&f.query, "query", "q", "", "start with this query")
+	cmd.Flags().BoolVarP(&f.multi, "multi", "m", false, "let Tab mark several files")
+	cmd.Flags().BoolVar(&f.print0, "print0", false, "end each chosen path with NUL instead of a newline")
+}
+
+func newFilesCmd() *cobra.Command {
+	var f pickFlags
+	cmd := &cobra.Command{
+		Use:   "files",
+		Short: "Pick files (the default): Enter prints the chosen paths on stdout",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runFiles(cmd, f) },
+	}
+	f.register(cmd)
+	return cmd
+}
+
+// runFiles runs the picker on the Files tab, drawn on the terminal so
+// stdout carries only the chosen paths.
+func runFiles(cmd *cobra.Command, f pickFlags) error {
+	in, out, err := tea.OpenTTY()
+	if err != nil {
+		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
+	}
+	defer in.Close()
+	defer out.Close()
+	client, stop, err := startBackend(bridge.Required, bridge.Optional)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
+	m := tui.New(tui.Options{Backend: client, Pages: []tui.Page{
+		page,
+		tui.NewPlaceholder("Sessions", "The Sessions page is not built yet."),
+		tui.NewPlaceholder("Providers", "The Providers page is not built yet."),
+	}})
+	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
+	if os.Getenv(debugPanicEnv) == "1" {
+		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
+	}
+	res, err := tui.Run(context.Background(), m, in, out, opts...)
+	if err != nil {
+		return err
+	}
+	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+}
+
+// debugPanicEnv, set to 1, makes Ctrl-] panic inside the event loop, so
+// tests can check that a panic restores the terminal and ends the backend.
+const debugPanicEnv = "SCOUT_DEBUG_PANIC"
+
+func panicOnCtrlBracket(m tea.Model, msg tea.Msg) tea.Msg {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "ctrl+]" {
+		panic("SCOUT_DEBUG_PANIC: Ctrl-] pressed")
+	}
+	return msg
+}
+
+// colorProfile is the terminal's colour profile, without colours when
+// NO_COLOR is set to anything at all (https://no-color.org: any non-empty
+// value; colorprofile itself only accepts the values strconv.ParseBool
+// reads as true).
+func colorProfile(tty io.Writer) colorprofile.Profile {
+	p := colorprofile.Detect(tty, os.Environ())
+	if os.Getenv("NO_COLOR") != "" && p > colorprofile.ASCII {
+		p = colorprofile.ASCII
+	}
+	return p
+}
+
+// printOutcome writes the chosen items, one per line (or NUL-terminated),
+// and turns the outcome into the exit status.
+func printOutcome(w io.Writer, res tui.Outcome, print0 bool) error {
+	switch {
+	case res.Cancelled:
+		return exitCancelled
+	case len(res.Items) == 0:
+		return exitNothing
+	}
+	sep := "\n"
+	if print0 {
+		sep = "\x00"
+	}
+	for _, it := range res.Items {
+		if _, err := fmt.Fprint(w, it, sep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startTimeout bounds spawning and initializing the backend child.
+const startTimeout = 15 * time.Second
+
+// startBackend spawns `scout backend` in the current directory with its
+// diagnostics sent to the backend log (see backendLog).
+func startBackend(required, optional []string) (*rpcclient.Client, func(), error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, nil, errors.New("cannot determine the working directory")
+	}
+	logw, closeLog := backendLog()
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	c, err := rpcclient.Start(ctx, rpcclient.Options{
+		Dir:          wd,
+		Capabilities: required,
+		Optional:     optional,
+		Stderr:       logw,
+	})
+	if err != nil {
+		closeLog()
+		return nil, nil, fmt.Errorf("cannot start the backend: %w", err)
+	}
+	return c, func() { c.Close(); closeLog() }, nil
+}

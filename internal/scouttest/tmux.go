@@ -1,0 +1,150 @@
+package scouttest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tmux is a private tmux server (its own -L socket, no user
+// configuration) with one window running a shell script, for end-to-end
+// tests of the interface on a real terminal. The server is killed when the
+// test ends.
+type Tmux struct {
+	t      testing.TB
+	socket string
+	// Dir holds the script and whatever files the script writes.
+	Dir string
+}
+
+// StartTmux runs script (sh syntax) in a w×h window with working
+// directory dir and env added to the test environment; the script finds
+// Dir in $OUTDIR. Without tmux it skips the test, or fails it under CI.
+func StartTmux(t testing.TB, dir string, w, h int, env []string, script string) *Tmux {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed (CI installs it: .ci/run)")
+		}
+		t.Skip("tmux is not installed")
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	x := &Tmux{t: t, socket: "scouttest-" + hex.EncodeToString(rnd[:]), Dir: t.TempDir()}
+	var sb strings.Builder
+	for _, kv := range append(append(Environ(), env...), "OUTDIR="+x.Dir) {
+		if k, v, ok := strings.Cut(kv, "="); ok && isEnvName(k) {
+			fmt.Fprintf(&sb, "export %s=%s\n", k, shellQuote(v))
+		}
+	}
+	fmt.Fprintf(&sb, "cd %s || exit 1\n%s\n", shellQuote(dir), script)
+	sh := filepath.Join(x.Dir, "run.sh")
+	if err := os.WriteFile(sh, []byte(sb.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	x.tmux("-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh "+shellQuote(sh))
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
+	return x
+}
+
+func isEnvName(k string) bool {
+	for i, r := range k {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return k != ""
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func (x *Tmux) tmux(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// PanePID returns the process id of the window's shell.
+func (x *Tmux) PanePID() int {
+	x.t.Helper()
+	var pid int
+	if _, err := fmt.Sscan(x.tmux("display-message", "-p", "-t", "0", "#{pane_pid}"), &pid); err != nil {
+		x.t.Fatal(err)
+	}
+	return pid
+}
+
+// Keys sends tmux key names (Enter, Escape, Down, C-r, ...).
+func (x *Tmux) Keys(keys ...string) {
+	x.t.Helper()
+	x.tmux(append([]string{"send-keys", "-t", "0"}, keys...)...)
+}
+
+// Type sends s literally.
+func (x *Tmux) Type(s string) { x.t.Helper(); x.tmux("send-keys", "-t", "0", "-l", s) }
+
+// Screen returns the visible screen; with escapes, with its colours and
+// attributes as escape sequences (capture-pane -e).
+func (x *Tmux) Screen(escapes bool) string {
+	x.t.Helper()
+	args := []string{"capture-pane", "-p", "-t", "0"}
+	if escapes {
+		args = append(args, "-e")
+	}
+	return x.tmux(args...)
+}
+
+// WaitScreen polls the plain screen until cond holds for a screen that
+// stays the same over two captures (so a frame caught half written is
+// never returned), and returns it.
+func (x *Tmux) WaitScreen(what string, cond func(screen string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(DefaultTimeout)
+	for {
+		s := x.Screen(false)
+		if cond(s) {
+			time.Sleep(30 * time.Millisecond)
+			if again := x.Screen(false); again == s {
+				return s
+			}
+			continue
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// WaitFile waits until the script has written name in Dir and returns its
+// content (poll; the file is complete once it ends with a newline or once
+// its size stops changing).
+func (x *Tmux) WaitFile(name string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(DefaultTimeout)
+	p := filepath.Join(x.Dir, name)
+	for {
+		if b, err := os.ReadFile(p); err == nil && len(b) > 0 && b[len(b)-1] == '\n' {
+			return string(b)
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("timed out waiting for %s; screen:\n%s", name, x.Screen(false))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// ReadFile returns a file the script wrote in Dir ("" when absent).
+func (x *Tmux) ReadFile(name string) string {
+	b, _ := os.ReadFile(filepath.Join(x.Dir, name))
+	return string(b)
+}

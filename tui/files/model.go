@@ -1,0 +1,322 @@
+// Package files is the Files page of the picker: a query line over either
+// the snapshot's folder tree (empty query) or the files ranked for the
+// query (tui/rank), with matched characters highlighted, multi-selection,
+// a preview pane fed by project.list and project.read, and rescans on
+// demand and on project_files.invalidated.
+//
+// Typing never waits: the query line updates at once, ranking runs in a
+// Cmd tagged with a revision (stale rankings are cancelled and dropped),
+// and every backend reply carries the scan, focus revision or epoch it
+// belongs to, so a late reply of an older request or generation is
+// ignored.
+package files
+
+import (
+	"context"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/tree"
+)
+
+// Options configure the Files page.
+type Options struct {
+	Backend bridge.Backend
+	// Query is the query the page starts with.
+	Query string
+	// Multi lets Tab mark several files.
+	Multi bool
+}
+
+// Model is the Files page.
+type Model struct {
+	backend bridge.Backend
+	keys    KeyMap
+	styles  Styles
+	paints  rowPaints
+	input   textinput.Model
+	spin    spinner.Model
+	multi   bool
+
+	isDark, noColor bool
+	width, height   int
+	showPreview     bool
+
+	// epoch counts clears (invalidation, restart): replies of listings and
+	// previews made in an earlier epoch are dropped.
+	epoch   int
+	gen     int64 // newest generation seen
+	canList bool  // project.list and project.read were negotiated
+	down    bool  // the backend child is dead
+
+	scan    scanState
+	snap    *snapshot
+	tree    *tree.Tree
+	folders map[string]*folder // project.list cache for this epoch
+	lazy    map[string]bool    // folders of a truncated snapshot listed lazily
+	extra   []wire.FileEntry   // entries those listings added
+
+	rank          rankState
+	cursor        int
+	offset        int
+	marks         []string
+	marked        map[string]bool
+	acceptPending bool
+
+	preview preview
+}
+
+// New returns the Files page.
+func New(opts Options) *Model {
+	in := textinput.New()
+	in.Prompt = "> "
+	in.Placeholder = "type to search"
+	in.SetVirtualCursor(false)
+	in.SetValue(opts.Query)
+	in.CursorEnd()
+	_ = in.Focus()
+	m := &Model{
+		backend:     opts.Backend,
+		keys:        DefaultKeyMap(opts.Multi),
+		input:       in,
+		spin:        spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		multi:       opts.Multi,
+		isDark:      true,
+		showPreview: true,
+		gen:         opts.Backend.Init().Workspace.Generation,
+		canList:     bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
+		folders:     map[string]*folder{},
+		lazy:        map[string]bool{},
+		marked:      map[string]bool{},
+		rank:        rankState{k: rankWindow},
+	}
+	m.restyle()
+	return m
+}
+
+func (m *Model) restyle() {
+	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.paints = m.styles.paints()
+	m.input.SetStyles(m.styles.Input)
+	m.spin.Style = m.styles.Spinner
+}
+
+// Title implements tui.Page.
+func (m *Model) Title() string { return "Files" }
+
+// Keys implements tui.Page.
+func (m *Model) Keys() help.KeyMap { return m.keys }
+
+// Init implements tui.Page: the first scan.
+func (m *Model) Init() tea.Cmd { return m.startScan() }
+
+// Query returns the query line's text.
+func (m *Model) Query() string { return m.input.Value() }
+
+// Update implements tui.Page.
+func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		return m, m.edit(msg)
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(m.width-len(m.input.Prompt)-countWidth, 1))
+		return m, m.moved()
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.restyle()
+	case tea.ColorProfileMsg:
+		m.noColor = msg.Profile <= colorprofile.ASCII
+		m.restyle()
+	case spinner.TickMsg:
+		if m.scan.running {
+			var cmd tea.Cmd
+			m.spin, cmd = m.spin.Update(msg)
+			return m, cmd
+		}
+	case scanMsg:
+		return m, m.handleScan(msg)
+	case scanRetryMsg:
+		if msg.seq == m.scan.seq && msg.epoch == m.epoch {
+			return m, m.runScan()
+		}
+	case rankMsg:
+		return m, m.handleRank(msg)
+	case previewTickMsg:
+		return m, m.handlePreviewTick(msg)
+	case previewMsg:
+		m.handlePreview(msg)
+	case lazyMsg:
+		return m, m.handleLazy(msg)
+	case bridge.InvalidatedMsg:
+		if msg.Generation > m.gen {
+			m.gen = msg.Generation
+			return m, m.reset()
+		}
+	case bridge.RestartedMsg:
+		m.down = false
+		m.gen = msg.Init.Workspace.Generation
+		m.canList = bridge.Negotiated(m.backend, wire.MethodProjectList, wire.MethodProjectRead)
+		return m, m.reset()
+	case bridge.DownMsg:
+		m.down = true
+		m.cancelWork()
+	}
+	return m, nil
+}
+
+// reset clears every snapshot, listing, id, mark and preview and rescans;
+// the query stays.
+func (m *Model) reset() tea.Cmd {
+	m.cancelWork()
+	m.epoch++
+	m.snap, m.tree = nil, nil
+	m.folders, m.lazy, m.extra = map[string]*folder{}, map[string]bool{}, nil
+	m.rank.res = nil
+	m.rank.rev++
+	m.marks, m.marked = nil, map[string]bool{}
+	m.cursor, m.offset = 0, 0
+	m.preview = preview{}
+	return m.startScan()
+}
+
+// cancelWork abandons the scan, ranking and preview in flight.
+func (m *Model) cancelWork() {
+	for _, c := range []context.CancelFunc{m.scan.cancel, m.rank.cancel, m.preview.cancel} {
+		if c != nil {
+			c()
+		}
+	}
+	m.scan.running = false
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Accept):
+		return m.accept()
+	case key.Matches(msg, k.Rescan):
+		return m.rescan()
+	case key.Matches(msg, k.Up):
+		return m.move(-1)
+	case key.Matches(msg, k.Down):
+		return m.move(1)
+	case key.Matches(msg, k.PageUp):
+		return m.move(-m.listHeight())
+	case key.Matches(msg, k.PageDown):
+		return m.move(m.listHeight())
+	case key.Matches(msg, k.Top) && m.treeMode():
+		return m.move(-m.rowCount())
+	case key.Matches(msg, k.Bottom) && m.treeMode():
+		return m.move(m.rowCount())
+	case key.Matches(msg, k.Mark):
+		m.toggleMark()
+		return m.move(1)
+	case key.Matches(msg, k.MarkUp):
+		m.toggleMark()
+		return m.move(-1)
+	case key.Matches(msg, k.Preview):
+		m.showPreview = !m.showPreview
+		return m.moved()
+	case m.treeMode() && key.Matches(msg, k.Expand):
+		return m.expand()
+	case m.treeMode() && key.Matches(msg, k.Collapse):
+		return m.collapse()
+	}
+	return m.edit(msg)
+}
+
+// edit hands msg (a key, a paste) to the query line and starts over when
+// the query changed.
+func (m *Model) edit(msg tea.Msg) tea.Cmd {
+	before := m.input.Value()
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if m.input.Value() == before {
+		return cmd
+	}
+	return tea.Batch(cmd, m.queryChanged())
+}
+
+// rescan is Ctrl-R: a fresh snapshot and fresh listings, keeping the
+// rows shown until the snapshot arrives.
+func (m *Model) rescan() tea.Cmd {
+	if m.down {
+		return tui.ReportError(&bridgeDown{})
+	}
+	m.dropListings()
+	return tea.Batch(m.startScan(), m.moved())
+}
+
+type bridgeDown struct{}
+
+func (*bridgeDown) Error() string { return "the backend is not running; press R to restart it" }
+
+// accept is Enter: the marked files, else the focused row. While the
+// snapshot or the ranking of the current query is still on its way, the
+// answer waits for it, so a query typed fast and accepted at once picks
+// what that query ranks first.
+func (m *Model) accept() tea.Cmd {
+	if m.multi && len(m.marks) > 0 {
+		return tui.Accept(append([]string(nil), m.marks...))
+	}
+	if m.settling() {
+		m.acceptPending = true
+		return nil
+	}
+	if p, ok := m.focused(); ok {
+		return tui.Accept([]string{p})
+	}
+	return tui.Accept(nil)
+}
+
+// settling reports whether the rows shown are about to change: no snapshot
+// yet while a scan runs, or the query's ranking not in yet.
+func (m *Model) settling() bool {
+	if m.snap == nil {
+		return m.scan.running
+	}
+	q := m.input.Value()
+	return q != "" && (m.rank.res == nil || m.rank.res.query != q || m.rank.res.snap != m.snap)
+}
+
+// settled resolves a pending accept once the rows are final.
+func (m *Model) settled() tea.Cmd {
+	if !m.acceptPending || m.settling() {
+		return nil
+	}
+	m.acceptPending = false
+	return m.accept()
+}
+
+func (m *Model) toggleMark() {
+	p, ok := m.focused()
+	if !ok {
+		return
+	}
+	if m.marked[p] {
+		delete(m.marked, p)
+		for i, q := range m.marks {
+			if q == p {
+				m.marks = append(m.marks[:i], m.marks[i+1:]...)
+				break
+			}
+		}
+		return
+	}
+	m.marked[p] = true
+	m.marks = append(m.marks, p)
+}
+
+// Marked returns the marked paths in the order they were marked.
+func (m *Model) Marked() []string { return append([]string(nil), m.marks...) }

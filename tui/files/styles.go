@@ -1,0 +1,131 @@
+package files
+
+import (
+	"image/color"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+)
+
+// PathStyles style one path in a row: the directory part dimmed, the base
+// name emphasised, and the matched characters of each highlighted.
+type PathStyles struct {
+	Dir, Base, DirMatch, BaseMatch lipgloss.Style
+	// Plain is unemphasised text in the row (tree file names, padding).
+	Plain lipgloss.Style
+	// Icon is the tree's folder arrow.
+	Icon lipgloss.Style
+}
+
+// Styles is the Files page's look.
+type Styles struct {
+	Input textinput.Styles
+	// Row and Focused style paths in ordinary rows and in the focused row.
+	Row, Focused PathStyles
+	Gutter       lipgloss.Style // the focused row's marker
+	Mark         lipgloss.Style
+	Count        lipgloss.Style
+	Notice       lipgloss.Style
+	Spinner      lipgloss.Style
+	Empty        lipgloss.Style
+	PreviewTitle lipgloss.Style
+	PreviewBody  lipgloss.Style
+	PreviewNote  lipgloss.Style
+	Border       lipgloss.Style
+}
+
+// DefaultStyles returns the styles for a dark or light background; with
+// noColor every distinction is made with attributes alone (bold, faint,
+// underline, reverse), so NO_COLOR loses no information.
+func DefaultStyles(isDark, noColor bool) Styles {
+	ld := lipgloss.LightDark(isDark)
+	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
+	match := ld(lipgloss.Color("#C2185B"), lipgloss.Color("#FF87D7"))
+	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
+	focusBg := ld(lipgloss.Color("#E4E0F7"), lipgloss.Color("#2E2A45"))
+
+	base := lipgloss.NewStyle().Bold(true)
+	dir := lipgloss.NewStyle().Faint(true)
+	m := lipgloss.NewStyle().Bold(true)
+	s := Styles{
+		Input:        textinput.DefaultStyles(isDark),
+		Row:          PathStyles{Dir: dir, Base: base, DirMatch: m, BaseMatch: m, Plain: lipgloss.NewStyle(), Icon: lipgloss.NewStyle().Faint(true)},
+		Gutter:       lipgloss.NewStyle().Bold(true),
+		Mark:         lipgloss.NewStyle().Bold(true),
+		Count:        lipgloss.NewStyle().Faint(true),
+		Notice:       lipgloss.NewStyle().Italic(true),
+		Spinner:      lipgloss.NewStyle(),
+		Empty:        lipgloss.NewStyle().Faint(true).Italic(true),
+		PreviewTitle: lipgloss.NewStyle().Bold(true),
+		PreviewBody:  lipgloss.NewStyle(),
+		PreviewNote:  lipgloss.NewStyle().Faint(true).Italic(true),
+		Border:       lipgloss.NewStyle().Faint(true),
+	}
+	if noColor {
+		// Without colour a match is told apart by an underline.
+		s.Row.DirMatch, s.Row.BaseMatch = m.Underline(true), m.Underline(true)
+	} else {
+		s.Row.DirMatch = s.Row.DirMatch.Foreground(match)
+		s.Row.BaseMatch = s.Row.BaseMatch.Foreground(match)
+		s.Gutter = s.Gutter.Foreground(accent)
+		s.Mark = s.Mark.Foreground(accent)
+		s.Row.Icon = s.Row.Icon.Foreground(accent)
+		s.Notice = s.Notice.Foreground(warn)
+		s.Spinner = s.Spinner.Foreground(accent)
+		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
+	}
+	s.Focused = s.Row.on(focusBg, noColor)
+	s.Input.Cursor.Blink = false
+	return s
+}
+
+// on returns p for the focused row: on the focus background, or in reverse
+// video without colour.
+func (p PathStyles) on(bg color.Color, noColor bool) PathStyles {
+	apply := func(st lipgloss.Style) lipgloss.Style {
+		if noColor {
+			return st.Reverse(true)
+		}
+		return st.Background(bg)
+	}
+	return PathStyles{apply(p.Dir), apply(p.Base), apply(p.DirMatch), apply(p.BaseMatch), apply(p.Plain), apply(p.Icon)}
+}
+
+// paint is a style reduced to the escape sequences around its text, for
+// the rows drawn many times per frame: lipgloss.Style.Render measures,
+// aligns, pads and borders on every call, and a row needs none of that.
+type paint struct{ pre, post string }
+
+func paintOf(st lipgloss.Style) paint {
+	r := st.Render("x")
+	i := strings.Index(r, "x")
+	return paint{r[:i], r[i+1:]}
+}
+
+func (p paint) add(b *strings.Builder, s string) {
+	b.WriteString(p.pre)
+	b.WriteString(s)
+	b.WriteString(p.post)
+}
+
+func (p paint) render(s string) string { return p.pre + s + p.post }
+
+// pathPaint is PathStyles painted.
+type pathPaint struct {
+	dir, base, dirMatch, baseMatch, plain, icon paint
+}
+
+func (p PathStyles) paint() pathPaint {
+	return pathPaint{paintOf(p.Dir), paintOf(p.Base), paintOf(p.DirMatch), paintOf(p.BaseMatch), paintOf(p.Plain), paintOf(p.Icon)}
+}
+
+// rowPaints are the painted styles of rows.
+type rowPaints struct {
+	row, focused pathPaint
+	gutter, mark paint
+}
+
+func (s Styles) paints() rowPaints {
+	return rowPaints{row: s.Row.paint(), focused: s.Focused.paint(), gutter: paintOf(s.Gutter), mark: paintOf(s.Mark)}
+}

@@ -1,0 +1,312 @@
+package files
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/scoutdev/scout/tui/tree"
+)
+
+// countWidth is the room kept right of the query for the counts.
+const countWidth = 18
+
+// View implements tui.Page: the query line, the truncation notice, then
+// the list with the preview pane beside it when the terminal is wide
+// enough.
+func (m *Model) View() string {
+	var b strings.Builder
+	b.WriteString(m.queryLine())
+	if n := m.notice(); n != "" {
+		b.WriteByte('\n')
+		b.WriteString(ansi.Truncate(m.styles.Notice.Render(n), m.width, "…"))
+	}
+	lw, pw := m.columns()
+	list := m.listLines(lw)
+	var pane []string
+	if pw > 0 {
+		pane = m.previewLines(pw, len(list))
+	}
+	for i, l := range list {
+		b.WriteByte('\n')
+		b.WriteString(l)
+		if pane != nil {
+			b.WriteString(strings.Repeat(" ", max(lw-ansi.StringWidth(l), 0)))
+			b.WriteString(m.styles.Border.Render("│"))
+			b.WriteString(pane[i])
+		}
+	}
+	return b.String()
+}
+
+// Cursor places the terminal's cursor in the query line (page
+// coordinates).
+func (m *Model) Cursor() (x, y int, ok bool) {
+	c := m.input.Cursor()
+	if c == nil {
+		return 0, 0, false
+	}
+	return c.X, c.Y, true
+}
+
+// columns splits the width between the list and the preview pane (0: no
+// pane; the border takes one column).
+func (m *Model) columns() (list, pane int) {
+	if !m.previewShown() {
+		return m.width, 0
+	}
+	list = m.width * 11 / 20
+	return list, m.width - list - 1
+}
+
+// listHeight is the number of list rows on screen.
+func (m *Model) listHeight() int {
+	h := m.height - 1
+	if m.notice() != "" {
+		h--
+	}
+	return max(h, 1)
+}
+
+func (m *Model) notice() string {
+	if m.snap == nil || !m.snap.truncated {
+		return ""
+	}
+	if m.canList {
+		return "⚠ not every file is listed (the scan hit its bounds); → opens a folder"
+	}
+	return "⚠ not every file is listed (the scan hit its bounds)"
+}
+
+func (m *Model) queryLine() string {
+	in := m.input.View()
+	counts := m.styles.Count.Render(m.counts())
+	if m.scan.running {
+		counts = m.spin.View() + " " + counts
+	}
+	gap := m.width - ansi.StringWidth(in) - ansi.StringWidth(counts)
+	if gap < 1 {
+		return ansi.Truncate(in, m.width, "")
+	}
+	return in + strings.Repeat(" ", gap) + counts
+}
+
+// counts is the query line's right side: matches of files, or files.
+func (m *Model) counts() string {
+	switch {
+	case m.snap == nil && m.scan.running:
+		return "scanning"
+	case m.snap == nil:
+		return ""
+	case !m.treeMode():
+		return fmt.Sprintf("%d/%d", m.rank.res.res.Total, m.snap.files)
+	}
+	return fmt.Sprintf("%d files", m.snap.files)
+}
+
+// Status implements tui.Page: counts and marks for the status line.
+func (m *Model) Status() string {
+	var parts []string
+	switch {
+	case m.scan.running:
+		parts = append(parts, "scanning")
+	case m.snap != nil:
+		parts = append(parts, fmt.Sprintf("%d files", m.snap.files))
+	}
+	if m.snap != nil && m.snap.truncated {
+		parts = append(parts, "truncated")
+	}
+	if len(m.marks) > 0 {
+		parts = append(parts, fmt.Sprintf("%d marked", len(m.marks)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// listLines renders the visible rows, or a sentence when there are none.
+func (m *Model) listLines(w int) []string {
+	h := m.listHeight()
+	lines := make([]string, 0, h)
+	if m.rowCount() == 0 {
+		lines = append(lines, "  "+m.styles.Empty.Render(m.emptyText()))
+	}
+	for i := m.offset; i < min(m.offset+h, m.rowCount()); i++ {
+		lines = append(lines, m.row(i, w))
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+func (m *Model) emptyText() string {
+	switch {
+	case m.snap == nil && m.scan.running:
+		return "scanning…"
+	case m.snap == nil && m.scan.err != "":
+		return "no snapshot: " + m.scan.err
+	case m.snap == nil:
+		return "no snapshot; ctrl+r scans"
+	case !m.treeMode():
+		return "no match"
+	}
+	return "no files here"
+}
+
+// row renders row i in w cells: the focus gutter, the mark, then the path.
+func (m *Model) row(i, w int) string {
+	focused := i == m.cursor
+	pp := m.paints.row
+	if focused {
+		pp = m.paints.focused
+	}
+	var b strings.Builder
+	p := m.rowPath(i)
+	if focused {
+		m.paints.gutter.add(&b, "▌")
+	} else {
+		b.WriteByte(' ')
+	}
+	if m.marked[p] {
+		m.paints.mark.add(&b, "•")
+	} else {
+		b.WriteByte(' ')
+	}
+	if m.treeMode() {
+		m.treeRow(&b, m.tree.Rows()[i], pp, w-2)
+	} else {
+		renderPath(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
+	}
+	if n := w - ansi.StringWidth(b.String()); focused && n > 0 {
+		// The focused row's background reads as one bar.
+		pp.plain.add(&b, strings.Repeat(" ", n))
+	}
+	return b.String()
+}
+
+func (m *Model) rowPath(i int) string {
+	if m.treeMode() {
+		return m.tree.Rows()[i].Path
+	}
+	return m.rank.res.path(i)
+}
+
+// treeRow renders a tree row in at most w cells: indentation, the folder
+// arrow, the name (a folder's emphasised, with a slash).
+func (m *Model) treeRow(b *strings.Builder, r tree.Row, pp pathPaint, w int) {
+	indent := strings.Repeat("  ", r.Depth)
+	icon, name, np := "  ", r.Name, pp.plain
+	if r.Dir {
+		icon, name, np = "▸ ", r.Name+"/", pp.base
+		if r.Expanded {
+			icon = "▾ "
+		}
+	}
+	if len(indent)+2+ansi.StringWidth(name) > w {
+		name = ansi.Truncate(indent+icon+name, w, "…")
+		indent, icon = "", ""
+		if w <= 0 {
+			return
+		}
+	}
+	pp.plain.add(b, indent)
+	pp.icon.add(b, icon)
+	np.add(b, name)
+}
+
+// renderPath renders path p in at most w cells: the directory part
+// dimmed, the base name emphasised, and the runes at the byte offsets pos
+// highlighted. A path too long keeps its end (the base name) and loses its
+// beginning to "…".
+func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
+	if w <= 0 {
+		return
+	}
+	start := 0
+	if ansi.StringWidth(p) > w {
+		start = cutLeft(p, w-1)
+		pp.dir.add(b, "…")
+	}
+	baseAt := strings.LastIndexByte(p, '/') + 1
+	paints := [4]paint{pp.dir, pp.base, pp.dirMatch, pp.baseMatch}
+	for len(pos) > 0 && pos[0] < start {
+		pos = pos[1:]
+	}
+	runStart, runClass := start, -1
+	for i := range p[start:] {
+		i += start
+		class := 0
+		if i >= baseAt {
+			class = 1
+		}
+		if len(pos) > 0 && pos[0] == i {
+			class += 2
+			pos = pos[1:]
+		}
+		if class != runClass {
+			if runClass >= 0 {
+				paints[runClass].add(b, p[runStart:i])
+			}
+			runStart, runClass = i, class
+		}
+	}
+	if runClass >= 0 {
+		paints[runClass].add(b, p[runStart:])
+	}
+}
+
+// cutLeft returns the byte offset from which p's tail fits in w cells.
+func cutLeft(p string, w int) int {
+	width := 0
+	i := len(p)
+	for i > 0 {
+		j := i - 1
+		for j > 0 && !isRuneStart(p[j]) {
+			j--
+		}
+		rw := ansi.StringWidth(p[j:i])
+		if width+rw > w {
+			break
+		}
+		width += rw
+		i = j
+	}
+	return i
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// previewLines renders the preview pane: a title and the content, h lines
+// of at most w cells.
+func (m *Model) previewLines(w, h int) []string {
+	p := m.preview
+	lines := make([]string, 0, h)
+	add := func(s string) {
+		if len(lines) < h {
+			lines = append(lines, " "+ansi.Truncate(s, w-1, "…"))
+		}
+	}
+	if p.title != "" {
+		add(m.styles.PreviewTitle.Render(p.title))
+	}
+	switch {
+	case p.loading:
+		add(m.styles.PreviewNote.Render("loading…"))
+	case p.note != "" && len(p.lines) == 0:
+		add(m.styles.PreviewNote.Render(p.note))
+	}
+	body := h - len(lines)
+	if p.note != "" && len(p.lines) > 0 {
+		body-- // keep the last line for the note
+	}
+	for _, l := range p.lines[:min(len(p.lines), max(body, 0))] {
+		add(m.styles.PreviewBody.Render(l))
+	}
+	if p.note != "" && len(p.lines) > 0 {
+		add(m.styles.PreviewNote.Render(p.note))
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}

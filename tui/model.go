@@ -1,0 +1,358 @@
+// Package tui is scout's Bubble Tea frontend: the root model with its tabs
+// (one Page per tab, each in its own package: tui/files, later
+// tui/sessions and tui/providers), the status line (backend state,
+// generation, the page's counts, the last error in plain words), help, and
+// the backend child's lifecycle (a dead child is reported and R restarts
+// it).
+//
+// Nothing in Update blocks: backend calls are tea.Cmds (package bridge),
+// notifications arrive through one self-re-arming Cmd, and every reply
+// carries the request or generation it belongs to so stale ones are
+// dropped.
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui/bridge"
+)
+
+// State is the backend child's state as the status line shows it.
+type State string
+
+// Backend states.
+const (
+	StateReady      State = "ready"
+	StateDown       State = "down"
+	StateRestarting State = "restarting"
+)
+
+// Outcome is how the picker ended.
+type Outcome struct {
+	// Cancelled is true after Esc or Ctrl-C (exit status 130).
+	Cancelled bool
+	// Items are the chosen items; none with Cancelled false means nothing
+	// was chosen (exit status 1).
+	Items []string
+}
+
+// Options configure the root model.
+type Options struct {
+	Backend bridge.Backend
+	Pages   []Page
+	// Active is the index of the tab shown first.
+	Active int
+}
+
+// Model is the root model.
+type Model struct {
+	backend bridge.Backend
+	pages   []Page
+	active  int
+	keys    KeyMap
+	styles  Styles
+	help    help.Model
+
+	isDark, noColor bool
+	width, height   int
+	showHelp        bool
+	helpOff         int // first line of help shown when it scrolls
+
+	child   uint64
+	state   State
+	gen     int64
+	trust   string // the workspace's trust state, from initialize
+	lastErr string
+	outcome Outcome
+}
+
+// New returns the root model.
+func New(opts Options) Model {
+	m := Model{
+		backend: opts.Backend,
+		pages:   opts.Pages,
+		active:  min(max(opts.Active, 0), len(opts.Pages)-1),
+		keys:    DefaultKeyMap(),
+		help:    help.New(),
+		isDark:  true,
+		child:   opts.Backend.Child(),
+		state:   StateReady,
+		gen:     opts.Backend.Init().Workspace.Generation,
+		trust:   opts.Backend.Init().Workspace.Trust,
+		outcome: Outcome{Cancelled: true},
+	}
+	m.restyle()
+	return m
+}
+
+// Outcome is how the picker ended (Cancelled until something was accepted).
+func (m Model) Outcome() Outcome { return m.outcome }
+
+// Active returns the page shown.
+func (m Model) Active() Page { return m.pages[m.active] }
+
+// Init asks the terminal for its background colour, starts listening to the
+// backend and starts every page.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, bridge.Listen(m.backend)}
+	for _, p := range m.pages {
+		cmds = append(cmds, p.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) restyle() {
+	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.help.Styles = m.styles.Help
+	m.keys.Restart.SetEnabled(m.state != StateReady)
+}
+
+// Update handles one message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
+		// Input, like keys: for the active page only.
+		var cmd tea.Cmd
+		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
+		return m, cmd
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		return m.broadcast(tea.WindowSizeMsg{Width: msg.Width, Height: m.pageHeight()})
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.restyle()
+	case tea.ColorProfileMsg:
+		m.noColor = msg.Profile <= colorprofile.ASCII
+		m.restyle()
+	case bridge.EventMsg:
+		return m.handleEvent(msg)
+	case bridge.RestartedMsg:
+		return m.handleRestarted(msg)
+	case AcceptMsg:
+		m.outcome = Outcome{Items: msg.Items}
+		return m, tea.Quit
+	case ErrMsg:
+		return m.handleErr(msg)
+	case RestartMsg:
+		if m.state == StateRestarting {
+			return m, nil
+		}
+		return m.restart()
+	}
+	return m.broadcast(msg)
+}
+
+// broadcast hands msg to every page.
+func (m Model) broadcast(msg tea.Msg) (Model, tea.Cmd) {
+	cmds := make([]tea.Cmd, 0, len(m.pages))
+	for i, p := range m.pages {
+		var cmd tea.Cmd
+		m.pages[i], cmd = p.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		if m.showHelp && msg.String() == "esc" {
+			m.showHelp = false
+			return m, nil
+		}
+		m.outcome = Outcome{Cancelled: true}
+		return m, tea.Quit
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp, m.helpOff = !m.showHelp, 0
+		return m, nil
+	case key.Matches(msg, m.keys.Restart):
+		if m.state == StateRestarting {
+			return m, nil
+		}
+		return m.restart()
+	case key.Matches(msg, m.keys.GoTo):
+		n := int(msg.Code - '1')
+		if n >= 0 && n < len(m.pages) {
+			m.active = n
+		}
+		return m, nil
+	case key.Matches(msg, m.keys.Next):
+		m.active = (m.active + 1) % len(m.pages)
+		return m, nil
+	case key.Matches(msg, m.keys.Prev):
+		m.active = (m.active + len(m.pages) - 1) % len(m.pages)
+		return m, nil
+	}
+	if m.showHelp {
+		if hm, ok := m.handleHelpKey(msg); ok {
+			return hm, nil
+		}
+	}
+	var cmd tea.Cmd
+	m.pages[m.active], cmd = m.pages[m.active].Update(msg)
+	return m, cmd
+}
+
+func (m Model) restart() (Model, tea.Cmd) {
+	m.state = StateRestarting
+	m.lastErr = ""
+	m.restyle()
+	return m, bridge.Restart(m.backend)
+}
+
+func (m Model) handleEvent(msg bridge.EventMsg) (tea.Model, tea.Cmd) {
+	if msg.Closed {
+		return m, nil
+	}
+	listen := bridge.Listen(m.backend)
+	if msg.Child != m.child {
+		return m, listen // an event of a child already replaced
+	}
+	var page tea.Msg
+	switch {
+	case msg.Exit != nil:
+		m.state = StateDown
+		m.lastErr = bridge.Describe(msg.Exit)
+		m.restyle()
+		page = bridge.DownMsg{Err: msg.Exit}
+	case msg.Invalidated != nil:
+		if msg.Invalidated.Generation <= m.gen {
+			return m, listen
+		}
+		m.gen = msg.Invalidated.Generation
+		page = bridge.InvalidatedMsg{Generation: m.gen}
+	default:
+		return m, listen
+	}
+	m, cmd := m.broadcast(page)
+	return m, tea.Batch(listen, cmd)
+}
+
+func (m Model) handleRestarted(msg bridge.RestartedMsg) (tea.Model, tea.Cmd) {
+	if msg.Err != nil {
+		m.state = StateDown
+		m.lastErr = "the backend could not be restarted: " + bridge.Describe(msg.Err)
+		m.restyle()
+		return m, nil
+	}
+	m.state, m.child, m.gen = StateReady, msg.Child, msg.Init.Workspace.Generation
+	m.trust = msg.Init.Workspace.Trust
+	m.lastErr = ""
+	m.restyle()
+	return m.broadcast(msg)
+}
+
+func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {
+	m.lastErr = bridge.Describe(msg.Err)
+	if bridge.Code(msg.Err) == wire.CodeRequestLimit && m.state == StateReady {
+		// PROTOCOL.md §8: a child that has admitted its limit is replaced.
+		return m.restart()
+	}
+	return m, nil
+}
+
+// chrome is the rows the root draws around the page: the tab bar and the
+// status line, plus a line of short help on terminals tall enough for it.
+func (m Model) chrome() int {
+	if m.height >= shortHelpMinHeight {
+		return 3
+	}
+	return 2
+}
+
+// shortHelpMinHeight is the height from which a line of short help is
+// shown under the status line; shorter terminals keep every row for the
+// list and show help on ? only.
+const shortHelpMinHeight = 16
+
+func (m Model) pageHeight() int { return max(m.height-m.chrome(), 1) }
+
+// View draws the tab bar, the active page (or help), the status line and,
+// when there is room, a line of short help.
+func (m Model) View() tea.View {
+	var b strings.Builder
+	b.WriteString(m.tabBar())
+	b.WriteByte('\n')
+	body := m.pages[m.active].View()
+	if m.showHelp {
+		body = m.helpView(m.width, m.pageHeight())
+	}
+	b.WriteString(fit(body, m.width, m.pageHeight()))
+	b.WriteByte('\n')
+	b.WriteString(m.statusLine())
+	if m.chrome() == 3 {
+		b.WriteByte('\n')
+		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.width, "…"))
+	}
+	v := tea.NewView(b.String())
+	if c, ok := m.pages[m.active].(Cursorer); ok && !m.showHelp {
+		if x, y, ok := c.Cursor(); ok {
+			v.Cursor = tea.NewCursor(x, y+1) // below the tab bar
+		}
+	}
+	v.AltScreen = true
+	v.WindowTitle = "scout"
+	return v
+}
+
+func (m Model) helpKeys() helpKeys { return helpKeys{root: m.keys, page: m.pages[m.active].Keys()} }
+
+func (m Model) tabBar() string {
+	parts := make([]string, len(m.pages))
+	for i, p := range m.pages {
+		st := m.styles.Tab
+		if i == m.active {
+			st = m.styles.ActiveTab
+		}
+		parts[i] = st.Render(p.Title())
+	}
+	return ansi.Truncate(strings.Join(parts, m.styles.TabGap.Render("│")), m.width, "…")
+}
+
+func (m Model) statusLine() string {
+	// The error comes first after the state: on a narrow terminal it is
+	// what must not be cut off.
+	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
+	if m.lastErr != "" {
+		parts = append(parts, m.styles.Error.Render(m.lastErr))
+	}
+	if m.state != StateDown {
+		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))
+	}
+	if m.trust == wire.TrustUntrusted && m.state != StateDown {
+		// The project's .scout/config.toml exists but is not applied: say
+		// how to adopt it (scout never trusts on its own).
+		parts = append(parts, m.styles.Dim.Render("project config not trusted (scout trust)"))
+	}
+	if s := m.pages[m.active].Status(); s != "" {
+		parts = append(parts, s)
+	}
+	return ansi.Truncate(strings.Join(parts, m.styles.Dim.Render(" · ")), m.width, "…")
+}
+
+// fit cuts or pads s to exactly h lines of at most w cells, so a page can
+// never push the status line off the screen.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "")
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,174 @@
+package tui_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge/bridgetest"
+)
+
+type probe struct{}
+
+type rootHarness struct {
+	t    *testing.T
+	tm   *teatest.TestModel
+	fake *bridgetest.Fake
+	mu   sync.Mutex
+	view string
+	tab  string
+}
+
+func startRoot(t *testing.T) *rootHarness {
+	t.Helper()
+	return startRootWith(t, bridgetest.Options{Files: []string{"a.go"}})
+}
+
+func startRootWith(t *testing.T, opts bridgetest.Options) *rootHarness {
+	t.Helper()
+	fake := bridgetest.New(opts)
+	h := &rootHarness{t: t, fake: fake}
+	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{
+		tui.NewPlaceholder("Files", "files page"),
+		tui.NewPlaceholder("Sessions", "sessions page"),
+		tui.NewPlaceholder("Providers", "providers page"),
+	}})
+	h.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor), tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
+			if r, ok := m.(tui.Model); ok {
+				h.mu.Lock()
+				h.view, h.tab = ansi.Strip(r.View().Content), r.Active().Title()
+				h.mu.Unlock()
+			}
+			return msg
+		})))
+	t.Cleanup(func() {
+		_ = h.tm.Quit()
+		h.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+		fake.Close()
+	})
+	return h
+}
+
+func (h *rootHarness) wait(what string, cond func(view, tab string) bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		h.tm.Send(probe{})
+		time.Sleep(5 * time.Millisecond)
+		h.mu.Lock()
+		view, tab := h.view, h.tab
+		h.mu.Unlock()
+		if cond(view, tab) {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s; tab %q, view:\n%s", what, tab, view)
+		}
+	}
+}
+
+func (h *rootHarness) waitText(s string) {
+	h.t.Helper()
+	h.wait(s, func(v, _ string) bool { return strings.Contains(v, s) })
+}
+
+func TestTabsSwitchWithAltDigitsAndCtrlArrows(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	steps := []struct {
+		key  tea.KeyPressMsg
+		want string
+	}{
+		{tea.KeyPressMsg{Code: '2', Mod: tea.ModAlt}, "Sessions"},
+		{tea.KeyPressMsg{Code: '3', Mod: tea.ModAlt}, "Providers"},
+		{tea.KeyPressMsg{Code: tea.KeyRight, Mod: tea.ModCtrl}, "Files"},
+		{tea.KeyPressMsg{Code: tea.KeyLeft, Mod: tea.ModCtrl}, "Providers"},
+		{tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt}, "Files"},
+	}
+	for _, s := range steps {
+		h.tm.Send(s.key)
+		h.wait("tab "+s.want, func(_, tab string) bool { return tab == s.want })
+	}
+}
+
+func TestHelpShowsEveryBindingAndEscClosesIt(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Type("?")
+	h.waitText("go to tab")
+	h.waitText("next tab")
+	h.tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	h.waitText("files page")
+	h.tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	m := h.tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(tui.Model)
+	if !m.Outcome().Cancelled {
+		t.Fatalf("outcome %+v, want cancelled", m.Outcome())
+	}
+}
+
+func TestRequestLimitRestartsTheChild(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Send(tui.ErrMsg{Err: wire.NewError(wire.CodeRequestLimit)})
+	h.wait("the restart", func(v, _ string) bool { return h.fake.Calls("restart") == 1 && strings.Contains(v, "● ready") })
+}
+
+func TestCrashIsShownAndOldChildrenIgnored(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Type("R") // the backend is up: R is not a binding
+	h.fake.Crash()
+	h.waitText("● down")
+	h.waitText("the backend stopped (signal: killed); press R to restart it")
+	if h.fake.Calls("restart") != 0 {
+		t.Fatal("R restarted a running backend")
+	}
+	h.tm.Type("R")
+	h.waitText("● ready")
+	// An exit event of the replaced child is stale.
+	h.tm.Send(eventOfOldChild())
+	time.Sleep(50 * time.Millisecond)
+	h.waitText("● ready")
+}
+
+func TestRestartMsgRestartsARunningChild(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Send(tui.RestartMsg{})
+	h.wait("the restart", func(v, _ string) bool { return h.fake.Calls("restart") == 1 && strings.Contains(v, "● ready") })
+}
+
+func TestHelpScrollsOnASmallTerminal(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Send(tea.WindowSizeMsg{Width: 40, Height: 6})
+	h.tm.Type("?")
+	h.waitText("↑/↓ more")
+	h.waitText("alt+1-3")
+	for range 10 {
+		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	}
+	h.waitText("esc")
+	h.wait("the top line gone", func(v, _ string) bool { return !strings.Contains(v, "alt+1-3") })
+}
+
+func TestUntrustedProjectConfigIsShown(t *testing.T) {
+	h := startRootWith(t, bridgetest.Options{Files: []string{"a.go"}, Trust: wire.TrustUntrusted})
+	h.wait("the untrusted notice", func(view, _ string) bool { return strings.Contains(view, "scout trust") })
+	plain := startRoot(t)
+	plain.wait("the status line", func(view, _ string) bool { return strings.Contains(view, "gen 1") })
+	plain.mu.Lock()
+	defer plain.mu.Unlock()
+	if strings.Contains(plain.view, "scout trust") {
+		t.Fatal("the trust notice is shown without a project configuration")
+	}
+}

@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Page is one tab of the picker. The root model owns the tab bar, the status
+// line, help and the backend's lifecycle; a page owns everything between.
+//
+// A page receives every message that is not input (its own replies among
+// them, so backend answers reach it while another tab is shown; it drops
+// what is not its own), key presses and pastes only while it is the active
+// tab,
+// and a tea.WindowSizeMsg with the size of its own area. It also receives
+// the bridge's InvalidatedMsg, DownMsg and RestartedMsg. It reports to the
+// root with AcceptMsg and ErrMsg.
+type Page interface {
+	// Title is the tab's label.
+	Title() string
+	// Init starts the page's work (first scan, first listing).
+	Init() tea.Cmd
+	// Update handles one message.
+	Update(msg tea.Msg) (Page, tea.Cmd)
+	// View renders the page into the size of its last WindowSizeMsg.
+	View() string
+	// Status is the page's part of the status line: counts, progress.
+	Status() string
+	// Keys are the page's bindings, for help.
+	Keys() help.KeyMap
+}
+
+// Cursorer is implemented by a page that places the terminal's cursor
+// (in its query line), in page coordinates.
+type Cursorer interface {
+	Cursor() (x, y int, ok bool)
+}
+
+// AcceptMsg ends the picker with Items chosen (none: nothing chosen, exit
+// status 1).
+type AcceptMsg struct {
+	Items []string
+}
+
+// Accept returns a Cmd that ends the picker with items.
+func Accept(items []string) tea.Cmd {
+	return func() tea.Msg { return AcceptMsg{Items: items} }
+}
+
+// ErrMsg reports an error for the status line. Every error a page meets is
+// reported, none is dropped.
+type ErrMsg struct {
+	Err error
+}
+
+// ReportError returns a Cmd that reports err.
+func ReportError(err error) tea.Cmd {
+	return func() tea.Msg { return ErrMsg{Err: err} }
+}
+
+// RestartMsg asks the root to restart the backend child (the Providers
+// page's R, or a page that met request_limit).
+type RestartMsg struct{}
+
+// RestartBackend returns a Cmd that asks for a restart.
+func RestartBackend() tea.Cmd {
+	return func() tea.Msg { return RestartMsg{} }
+}
+
+// Placeholder is a page that is not built yet: it says so.
+type Placeholder struct {
+	title, text   string
+	width, height int
+}
+
+// NewPlaceholder returns a page titled title that shows text.
+func NewPlaceholder(title, text string) *Placeholder {
+	return &Placeholder{title: title, text: text}
+}
+
+// Title implements Page.
+func (p *Placeholder) Title() string { return p.title }
+
+// Init implements Page.
+func (p *Placeholder) Init() tea.Cmd { return nil }
+
+// Update implements Page.
+func (p *Placeholder) Update(msg tea.Msg) (Page, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		p.width, p.height = ws.Width, ws.Height
+	}
+	return p, nil
+}
+
+// View implements Page.
+func (p *Placeholder) View() string { return "\n  " + p.text }
+
+// Status implements Page.
+func (p *Placeholder) Status() string { return "" }
+
+// Keys implements Page.
+func (p *Placeholder) Keys() help.KeyMap { return noKeys{} }
+
+type noKeys struct{}
+
+func (noKeys) ShortHelp() []key.Binding  { return nil }
+func (noKeys) FullHelp() [][]key.Binding { return nil }

@@ -1,0 +1,293 @@
+package rank
+
+import "bytes"
+
+// row is one row of the sparse dynamic program: the positions where one
+// query rune can match and, at each, the best score of the query up to that
+// rune matched there, by whether the run ending there began at a word start
+// (v1) or not (v0). A row depends only on the query runes up to its own, so
+// the last row of a query is also the start of every longer query's
+// alignment.
+type row struct {
+	pos, v0, v1 []int32
+}
+
+// best returns the row's best cell: its index, state (1: the run began at
+// a word start) and score. Ties prefer the later position, then state 1.
+func (r *row) best() (at int, st uint8, best int32) {
+	best = neg
+	for x := range r.pos {
+		v, vs := r.v1[x], uint8(1)
+		if r.v0[x] > v {
+			v, vs = r.v0[x], 0
+		}
+		if v >= best {
+			at, st, best = x, vs, v
+		}
+	}
+	return at, st, best
+}
+
+// scratch is one worker's reusable memory for alignments, so that scoring a
+// candidate allocates nothing once the buffers have grown to fit.
+type scratch struct {
+	lists  [][]int32 // per query rune: every position holding it
+	rows   []row     // per query rune: its row, within its feasible span
+	v0, v1 []int32   // the rows' scores, concatenated
+	next   [2]row    // the rows of an extension (extend), alternating
+	last   *row      // the last row of the last score or extension
+	pos    []int32   // positions of the last alignment (rune indices), set by trace
+}
+
+// fit sizes the per-rune buffers for m query runes.
+func (s *scratch) fit(m int) {
+	for len(s.lists) < m {
+		s.lists = append(s.lists, nil)
+	}
+	if cap(s.rows) < m {
+		s.rows, s.pos = make([]row, m), make([]int32, m)
+	}
+	s.rows, s.pos = s.rows[:m], s.pos[:m]
+	for j := range m {
+		s.lists[j] = s.lists[j][:0]
+	}
+}
+
+// align returns the best alignment score of the query in a path, or
+// noMatch, once collectBytes or collectRunes has listed where its runes
+// occur; the last row stays in s.rows. cls holds the path's rune classes
+// and off the byte offset of each rune (nil when runes are bytes). With
+// trace the matched rune indices are left in s.pos.
+func align(s *scratch, n int, cls []uint8, off []int32, trace bool) int32 {
+	if !s.feasible(n) {
+		return noMatch
+	}
+	s.layout()
+	firstRow(&s.rows[0], cls, off)
+	for j := 1; j < len(s.rows); j++ {
+		nextRow(&s.rows[j-1], &s.rows[j], cls)
+	}
+	s.last = &s.rows[len(s.rows)-1]
+	x, st, best := s.last.best()
+	if trace {
+		s.trace(cls, x, st)
+	}
+	return best
+}
+
+// collectBytes lists, for every query rune, the positions of ASCII path t
+// holding it: one pass per distinct query rune. It reports false, leaving
+// the lists incomplete, past maxCells positions.
+func collectBytes(s *scratch, t []byte, p *pattern) bool {
+	s.fit(len(p.runes))
+	if !subsequence(t, p.bytes) {
+		return true // every list stays empty: no match
+	}
+	total := 0
+	for d, c := range p.distinct {
+		js := p.at[d]
+		l := &s.lists[js[0]]
+		*l = appendPositions(*l, t, byte(c), 0)
+		if total += len(*l) * len(js); total > maxCells {
+			return false
+		}
+		for _, j := range js[1:] {
+			s.lists[j] = append(s.lists[j], *l...)
+		}
+	}
+	return true
+}
+
+// appendPositions appends to pos every index i >= from where t[i] == c.
+func appendPositions(pos []int32, t []byte, c byte, from int) []int32 {
+	for i := from; ; i++ {
+		k := bytes.IndexByte(t[i:], c)
+		if k < 0 {
+			return pos
+		}
+		i += k
+		pos = append(pos, int32(i))
+	}
+}
+
+// collectRunes is collectBytes for a path of runes.
+func collectRunes(s *scratch, t []rune, p *pattern) bool {
+	s.fit(len(p.runes))
+	total := 0
+	for i, e := range t {
+		d := p.find(e)
+		if d < 0 {
+			continue
+		}
+		if total += len(p.at[d]); total > maxCells {
+			return false
+		}
+		s.add(p.at[d], i)
+	}
+	return true
+}
+
+// add records position i for the query runes js.
+func (s *scratch) add(js []int32, i int) {
+	for _, j := range js {
+		s.lists[j] = append(s.lists[j], int32(i))
+	}
+}
+
+// feasible narrows every query rune's positions to those that can be part
+// of a complete match: after the first possible position of the rune
+// before (greedy forwards) and before the last possible position of the
+// rune after (greedy backwards). The last rune keeps every position after
+// its first possible one. It reports whether there is a match.
+func (s *scratch) feasible(n int) bool {
+	after := int32(-1)
+	for j, l := range s.lists[:len(s.rows)] {
+		x := 0
+		for x < len(l) && l[x] <= after {
+			x++
+		}
+		if x == len(l) {
+			return false
+		}
+		s.rows[j].pos, after = l[x:], l[x]
+	}
+	before := int32(n)
+	for j := len(s.rows) - 1; j >= 0; j-- {
+		r := s.rows[j].pos
+		y := len(r)
+		for r[y-1] >= before {
+			y--
+		}
+		s.rows[j].pos, before = r[:y], r[y-1]
+	}
+	return true
+}
+
+// layout gives every row its share of v0 and v1, growing them to fit.
+func (s *scratch) layout() {
+	n := 0
+	for _, r := range s.rows {
+		n += len(r.pos)
+	}
+	if cap(s.v0) < n {
+		s.v0, s.v1 = make([]int32, n, 2*n), make([]int32, n, 2*n)
+	}
+	s.v0, s.v1 = s.v0[:n], s.v1[:n]
+	n = 0
+	for j := range s.rows {
+		r := &s.rows[j]
+		r.v0, r.v1 = s.v0[n:n+len(r.pos)], s.v1[n:n+len(r.pos)]
+		n += len(r.pos)
+	}
+}
+
+// greedy aligns paths whose query rune positions exceed maxCells: the
+// first occurrence of the last rune found forwards, then the shortest
+// window ending there found backwards (fzf's V1), scored by scoreOf. The
+// positions are always traced.
+func greedy[E byte | rune](s *scratch, t, q []E, cls []uint8, off []int32) int32 {
+	i := 0
+	for _, c := range q {
+		for i < len(t) && t[i] != c {
+			i++
+		}
+		if i == len(t) {
+			return noMatch
+		}
+		i++
+	}
+	for j := len(q) - 1; j >= 0; j-- {
+		for i--; t[i] != q[j]; i-- {
+		}
+		s.pos[j] = int32(i)
+	}
+	return scoreOf(cls, off, s.pos)
+}
+
+// firstRow scores the first query rune at each position of r.
+func firstRow(r *row, cls []uint8, off []int32) {
+	for x, i := range r.pos {
+		r.v0[x], r.v1[x] = neg, neg
+		if k := cls[i]; wordStartOf[k] {
+			r.v1[x] = bonusOf[1][k] + first(int(i), k, off)
+		} else {
+			r.v0[x] = bonusOf[0][k] + first(int(i), k, off)
+		}
+	}
+}
+
+// nextRow scores a query rune at each position of cur from the previous
+// rune's row prev.
+//
+// A cell is reached from the previous rune's cell one position back
+// (adjacent) or across a gap. For gaps, gap holds the maximum over the
+// previous row's cells at least two positions back of score + extend*p,
+// so that subtracting start + extend*(i-2) charges each its own gap.
+func nextRow(prev, cur *row, cls []uint8) {
+	gap, y := int32(neg), 0
+	for x, i := range cur.pos {
+		for ; y < len(prev.pos) && prev.pos[y] <= i-2; y++ {
+			gap = max(gap, max(prev.v0[y], prev.v1[y])+layerGapExtend*prev.pos[y])
+		}
+		d := gap - layerGapStart - layerGapExtend*(i-2)
+		c0, c1 := int32(neg), int32(neg)
+		if y < len(prev.pos) && prev.pos[y] == i-1 {
+			c0, c1 = prev.v0[y]+baseAdjacent, prev.v1[y]+baseAdjacent+layerWordRun
+		}
+		k := cls[i]
+		cur.v0[x], cur.v1[x] = neg, bonusOf[1][k]+c1
+		if wordStartOf[k] {
+			cur.v1[x] = bonusOf[1][k] + max(c1, c0, d)
+		} else {
+			cur.v0[x] = bonusOf[0][k] + max(c0, d)
+		}
+	}
+}
+
+// trace replays the recurrences backwards from cell x of the last row in
+// state st and leaves the positions that earned the score in s.pos.
+func (s *scratch) trace(cls []uint8, x int, st uint8) {
+	for j := len(s.rows) - 1; ; j-- {
+		s.pos[j] = s.rows[j].pos[x]
+		if j == 0 {
+			return
+		}
+		x, st = step(&s.rows[j-1], &s.rows[j], cls, x, st)
+	}
+}
+
+// step finds the predecessor in row prev of cell x of row cur in state st.
+// It prefers the adjacent predecessor, then the nearest gap, as the
+// forward pass did.
+func step(prev, cur *row, cls []uint8, x int, st uint8) (int, uint8) {
+	i := cur.pos[x]
+	k := cls[i]
+	v := cur.v0[x]
+	if st == 1 {
+		v = cur.v1[x]
+	}
+	v -= bonusOf[st][k]
+	y := len(prev.pos) - 1
+	for y >= 0 && prev.pos[y] > i-1 {
+		y--
+	}
+	if y >= 0 && prev.pos[y] == i-1 {
+		if st == 1 && prev.v1[y]+baseAdjacent+layerWordRun == v {
+			return y, 1
+		}
+		if (st == 0 || wordStartOf[k]) && prev.v0[y]+baseAdjacent == v {
+			return y, 0
+		}
+		y--
+	}
+	for ; y >= 0; y-- {
+		g := gapCost(int(i - prev.pos[y] - 1))
+		if prev.v1[y]-g == v {
+			return y, 1
+		}
+		if prev.v0[y]-g == v {
+			return y, 0
+		}
+	}
+	panic("rank: alignment trace found no predecessor")
+}

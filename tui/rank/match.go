@@ -1,0 +1,189 @@
+package rank
+
+import "bytes"
+
+// view is one path as the matcher reads it for a pattern: its text in the
+// pattern's case mode, as bytes (ASCII paths) or runes, with its rune
+// classes and, for runes, each rune's byte offset.
+type view struct {
+	b     []byte
+	r     []rune
+	cls   []uint8
+	off   []int32
+	bytes int32
+}
+
+// view sets v to path i as p reads it, or reports false when p cannot
+// match it: a rune of p is missing from it, or p has non-ASCII runes and
+// the path none.
+func (x *index) view(p *pattern, i int, v *view) bool {
+	e := &x.ents[i]
+	if e.mask&p.mask != p.mask || e.ascii && p.bytes == nil {
+		return false
+	}
+	a, b := e.start, e.start+e.n
+	v.bytes = e.bytes
+	switch {
+	case e.ascii && p.sensitive:
+		v.b, v.r, v.cls, v.off = x.orig[a:b], nil, x.cls[a:b], nil
+	case e.ascii:
+		v.b, v.r, v.cls, v.off = x.fold[a:b], nil, x.cls[a:b], nil
+	case p.sensitive:
+		v.b, v.r, v.cls, v.off = nil, x.rorig[a:b], x.rcls[a:b], x.roff[a:b]
+	default:
+		v.b, v.r, v.cls, v.off = nil, x.rfold[a:b], x.rcls[a:b], x.roff[a:b]
+	}
+	return true
+}
+
+// unmatched is sahilm's penalty for the path bytes a query of m runes
+// leaves unmatched.
+func (v *view) unmatched(m int) int32 {
+	return v.bytes - int32(m)
+}
+
+// score scores path i for p, or returns noMatch. It reports whether the
+// last row of the alignment is left at s.last (not for inputs past
+// maxCells). With trace the matched rune indices are left in s.pos.
+func (x *index) score(s *scratch, p *pattern, i int, trace bool) (int32, bool) {
+	var v view
+	if !x.view(p, i, &v) || len(p.runes) > len(v.cls) {
+		return noMatch, false
+	}
+	var listed bool
+	if v.b != nil {
+		listed = collectBytes(s, v.b, p)
+	} else {
+		listed = collectRunes(s, v.r, p)
+	}
+	var sc int32
+	switch {
+	case !listed && v.b != nil:
+		sc = greedy(s, v.b, p.bytes, v.cls, nil)
+	case !listed:
+		sc = greedy(s, v.r, p.runes, v.cls, v.off)
+	default:
+		sc = align(s, len(v.cls), v.cls, v.off, trace)
+	}
+	if sc == noMatch {
+		return noMatch, false
+	}
+	return sc - v.unmatched(len(p.runes)), listed
+}
+
+// extend scores path i for p from prev, the last row of p's first m runes
+// in the path, adding one row per further rune, and leaves s.last at the
+// new last row. It returns the score, or noMatch; it reports false, and
+// no score, for inputs past maxCells, which score handles instead.
+func (x *index) extend(s *scratch, p *pattern, i, m int, prev *row) (int32, bool) {
+	var v view
+	if !x.view(p, i, &v) {
+		return noMatch, true
+	}
+	for j := m; j < len(p.runes); j++ {
+		cur := &s.next[j%2]
+		cur.pos = v.after(cur.pos[:0], p.runes[j], prev.pos[0])
+		if len(cur.pos) == 0 {
+			return noMatch, true
+		}
+		if len(cur.pos) > maxCells {
+			return noMatch, false
+		}
+		cur.v0, cur.v1 = grow(cur.v0, len(cur.pos)), grow(cur.v1, len(cur.pos))
+		nextRow(prev, cur, v.cls)
+		prev = cur
+	}
+	s.last = &s.next[(len(p.runes)-1)%2]
+	_, _, best := s.last.best()
+	return best - v.unmatched(len(p.runes)), true
+}
+
+// scoreLast scores path i for p when only p's last rune remains to be
+// aligned: p has one rune (prev is nil) or prev is the last row of all of
+// p but its last rune. The new last row is built in place at the end of
+// g's row storage; its length is returned with the score, or noMatch and
+// g unchanged.
+func (x *index) scoreLast(s *scratch, p *pattern, i int, prev *row, g *segment) (int32, int32) {
+	var v view
+	if !x.view(p, i, &v) {
+		return noMatch, 0
+	}
+	a, after := len(g.pos), int32(-1)
+	if prev != nil {
+		after = prev.pos[0]
+	}
+	g.pos = v.after(g.pos, p.runes[len(p.runes)-1], after)
+	n := len(g.pos) - a
+	if n == 0 {
+		return noMatch, 0
+	}
+	g.v0, g.v1 = extend32(g.v0, a+n), extend32(g.v1, a+n)
+	r := row{g.pos[a:], g.v0[a:], g.v1[a:]}
+	if prev == nil {
+		firstRow(&r, v.cls, v.off)
+	} else {
+		nextRow(prev, &r, v.cls)
+	}
+	_, _, best := r.best()
+	return best - v.unmatched(len(p.runes)), int32(n)
+}
+
+// after appends to pos the positions after a holding rune c.
+func (v *view) after(pos []int32, c rune, a int32) []int32 {
+	if v.b == nil {
+		for i := int(a) + 1; i < len(v.r); i++ {
+			if v.r[i] == c {
+				pos = append(pos, int32(i))
+			}
+		}
+		return pos
+	}
+	return appendPositions(pos, v.b, byte(c), int(a)+1)
+}
+
+// extend32 returns b lengthened to n, its contents kept, reallocated
+// (doubling) when too small.
+func extend32(b []int32, n int) []int32 {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	c := make([]int32, n, 2*n)
+	copy(c, b)
+	return c
+}
+
+// grow returns b resliced to n, reallocated if it is too small.
+func grow(b []int32, n int) []int32 {
+	if cap(b) < n {
+		return make([]int32, n, 2*n)
+	}
+	return b[:n]
+}
+
+// subsequence reports whether q occurs in t in order.
+func subsequence(t, q []byte) bool {
+	i := 0
+	for _, c := range q {
+		k := bytes.IndexByte(t[i:], c)
+		if k < 0 {
+			return false
+		}
+		i += k + 1
+	}
+	return true
+}
+
+// positions converts the rune indices left in s.pos by a traced score of
+// path i to byte offsets.
+func (x *index) positions(s *scratch, i int) []int {
+	e := &x.ents[i]
+	pos := make([]int, len(s.pos))
+	for k, r := range s.pos {
+		if e.ascii {
+			pos[k] = int(r)
+		} else {
+			pos[k] = int(x.roff[e.start+r])
+		}
+	}
+	return pos
+}

@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"image/color"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/lipgloss/v2"
+)
+
+// Styles is the root model's look: the tab bar, the status line and help.
+type Styles struct {
+	Tab       lipgloss.Style
+	ActiveTab lipgloss.Style
+	TabGap    lipgloss.Style
+	State     map[State]lipgloss.Style
+	Status    lipgloss.Style
+	Dim       lipgloss.Style
+	Error     lipgloss.Style
+	Help      help.Styles
+}
+
+// DefaultStyles returns the styles for a dark or light background. Without
+// colour (NO_COLOR, a dumb terminal) every distinction is made with
+// attributes alone: reverse, bold, faint, underline.
+func DefaultStyles(isDark, noColor bool) Styles {
+	ld := lipgloss.LightDark(isDark)
+	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
+	errc := ld(lipgloss.Color("#C0002B"), lipgloss.Color("#FF6B81"))
+	ok := ld(lipgloss.Color("#00875A"), lipgloss.Color("#5FD7A0"))
+	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
+	s := Styles{
+		Tab:       lipgloss.NewStyle().Padding(0, 1).Faint(true),
+		ActiveTab: lipgloss.NewStyle().Padding(0, 1).Bold(true).Foreground(accent),
+		TabGap:    lipgloss.NewStyle().Faint(true),
+		Status:    lipgloss.NewStyle(),
+		Dim:       lipgloss.NewStyle().Faint(true),
+		Error:     lipgloss.NewStyle().Foreground(errc).Bold(true),
+		Help:      help.DefaultStyles(isDark),
+	}
+	s.State = map[State]lipgloss.Style{
+		StateReady:      colored(ok, noColor),
+		StateDown:       colored(errc, noColor).Bold(true).Reverse(noColor),
+		StateRestarting: colored(warn, noColor),
+	}
+	if noColor {
+		s.ActiveTab = s.ActiveTab.UnsetForeground().Reverse(true)
+		s.Error = s.Error.UnsetForeground()
+	}
+	return s
+}
+
+func colored(c color.Color, noColor bool) lipgloss.Style {
+	if noColor {
+		return lipgloss.NewStyle()
+	}
+	return lipgloss.NewStyle().Foreground(c)
+}
