@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -108,7 +107,13 @@ func BenchmarkLaunchToFirstRankedFrame(b *testing.B) {
 			}
 			return dir
 		}},
-		{"goroot", "server", func(testing.TB) string { return filepath.Join(runtime.GOROOT(), "src") }},
+		{"goroot", "server", func(tb testing.TB) string {
+			out, err := exec.Command("go", "env", "GOROOT").Output()
+			if err != nil {
+				tb.Fatalf("go env GOROOT: %v", err)
+			}
+			return filepath.Join(strings.TrimSpace(string(out)), "src")
+		}},
 	}
 	env := append(scouttest.Environ(), "SCOUT_HOME="+b.TempDir())
 	for _, tree := range trees {

@@ -19,7 +19,7 @@ import (
 
 // allCaps negotiates every capability the backend offers today.
 var allCaps = []string{
-	wire.MethodProjectFiles, wire.MethodWorkspaceTrust, wire.MethodSessionList, wire.MethodSessionDiscover,
+	wire.MethodProjectFiles, wire.MethodProjectList, wire.MethodProjectRead, wire.MethodWorkspaceTrust, wire.MethodSessionList, wire.MethodSessionDiscover,
 	wire.MethodSessionOpen, wire.MethodSessionNew, wire.MethodModelCatalog, wire.MethodModelCatalogStatus,
 	wire.MethodModelRefresh, wire.MethodModelSelect, wire.MethodCancel,
 }
@@ -127,8 +127,10 @@ func TestOneByteAtATime(t *testing.T) {
 func floodRequest(i int) (frame string, id string, countable bool) {
 	id = fmt.Sprintf("r%d", i)
 	switch i % 10 {
-	case 0, 1:
+	case 0:
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"status"}`, id), id, false
+	case 1:
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"project.list","params":{"ref":"root"}}`, id), id, true
 	case 2, 3:
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"project.files","params":{}}`, id), id, true
 	case 4:
@@ -363,6 +365,15 @@ func TestFileDescriptorsAfterAThousandRequests(t *testing.T) {
 			p.Await(id)
 		},
 		func() { p.Call(wire.MethodModelCatalog, map[string]any{"cursor": "c1.a.0.forged"}) },
+		func() {
+			var l wire.ListResult
+			callOK(t, p, wire.MethodProjectList, map[string]any{"ref": "root"}).Decode(t, &l)
+			for _, e := range l.Entries {
+				if e.Type == wire.TypeFile {
+					callOK(t, p, wire.MethodProjectRead, map[string]any{"ref": e.ID})
+				}
+			}
+		},
 	}
 	for _, k := range kinds {
 		k()

@@ -45,7 +45,7 @@ func mutatingWorkspace(t *testing.T, tok string) (ws, outside, home string) {
 	}
 	must(t, makefs.Make(ws,
 		"a/b/", "c/", "vault/vault-"+tok+".txt", "vault/inner-"+tok+"/x",
-		".gitignore << *.ignored\nignored-dir-*/\n", "README.md << readme "+tok,
+		".gitignore << *.ignored\nignored-dir-*/\n", "README.md << "+visibleContent,
 		"cred-"+tok+".txt << sk-"+tok, "home-"+tok+"/config.toml << "+config,
 		"home-"+tok+"/sessions/", ".git/config << "+tok,
 	))
@@ -142,7 +142,7 @@ func quietScanMatches(t *testing.T, p *scouttest.Proc, ws, tok string) {
 		t.Fatalf("quiet scan: %s", r.Code())
 	}
 	got := checkSnapshot(t, r, tok)
-	want, truncated := expectedEntries(ws, tok)
+	want, truncated := expectedEntries(ws, tok, wire.DefaultFilesExtension.MaxDepth, true)
 	if len(want) > wire.DefaultFilesExtension.MaxEntries {
 		t.Fatalf("fixture grew to %d entries", len(want))
 	}

@@ -167,10 +167,24 @@ func killCases(w world) []killCase {
 		}
 		revision, model = st.Revision, st.Choices[0].Model
 	}
+	var fileRef string
+	listRoot := func(t *testing.T, k *killable, _ world, _ int) {
+		var l wire.ListResult
+		if err := k.Call(context.Background(), wire.MethodProjectList, map[string]any{"ref": "root"}, &l); err != nil {
+			t.Fatalf("list: %v", err)
+		}
+		for _, e := range l.Entries {
+			if e.Type == wire.TypeFile {
+				fileRef = e.ID
+			}
+		}
+	}
 	none := func(*killable, int) any { return nil }
 	cursor := func(*killable, int) any { return map[string]any{"cursor": nil} }
 	return []killCase{
 		{method: wire.MethodProjectFiles, params: func(*killable, int) any { return map[string]any{} }},
+		{method: wire.MethodProjectList, params: func(*killable, int) any { return map[string]any{"ref": "root"} }},
+		{method: wire.MethodProjectRead, prepare: listRoot, params: func(*killable, int) any { return map[string]any{"ref": fileRef} }},
 		{method: wire.MethodSessionList, params: none},
 		{method: wire.MethodSessionDiscover, params: cursor},
 		{method: wire.MethodSessionOpen, params: func(_ *killable, i int) any { return map[string]any{"id": fmt.Sprintf("s-%04d", i%30)} }},

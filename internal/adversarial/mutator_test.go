@@ -8,17 +8,17 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"github.com/scoutdev/scout/backend/wire"
 )
 
 // mutator changes a workspace while scans run: files and directories
 // created, deleted and renamed, directories and files replaced by
 // symbolic links (to a directory outside the workspace whose every name
-// holds the token), permissions flipped, FIFOs, deep chains, and names the
-// policy must hide created and removed. It is the only writer of the
-// workspace and never writes through a symbolic link, so everything
-// outside stays marked. Every name it means to be hidden holds tok.
+// and content holds the token), permissions flipped, FIFOs, deep chains,
+// hard links to an outside file, and names the policy must hide created
+// and removed. It is the only writer of the workspace and never writes
+// through a symbolic link, so everything outside stays marked. Every name
+// it means to be hidden holds tok, and so does the content of every file
+// that must not be read; visible files hold plain text.
 type mutator struct {
 	ws, outside, tok string
 	rng              *rand.Rand
@@ -47,6 +47,7 @@ func (m *mutator) step() {
 		{"create tree", m.createTree}, {"remove tree", m.removeTree}, {"rename dir", m.renameDir},
 		{"dir to symlink", m.dirToSymlink}, {"file to symlink", m.fileToSymlink}, {"file to fifo", m.fileToFIFO},
 		{"flip permissions", m.flipPerm}, {"create hidden", m.createHidden}, {"deep chain", m.deepChain},
+		{"hard link", m.hardLink},
 	}
 	op := ops[m.rng.IntN(len(ops))]
 	if len(m.files)+len(m.dirs) > 600 {
@@ -114,7 +115,7 @@ func (m *mutator) createFile() error {
 		return errSkip
 	}
 	rel := join(dir, fmt.Sprintf("f-%d.txt", m.next()))
-	if err := os.WriteFile(m.abs(rel), []byte("content "+m.tok+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(m.abs(rel), []byte(visibleContent), 0o644); err != nil {
 		return err
 	}
 	m.files = append(m.files, rel)
@@ -156,7 +157,7 @@ func (m *mutator) createTree() error {
 	}
 	m.dirs = append(m.dirs, rel, sub)
 	for _, f := range []string{rel + "/x.go", rel + "/y.md", sub + "/z.txt"} {
-		if os.WriteFile(m.abs(f), []byte(m.tok), 0o644) == nil {
+		if os.WriteFile(m.abs(f), []byte(visibleContent), 0o644) == nil {
 			m.files = append(m.files, f)
 		}
 	}
@@ -362,15 +363,31 @@ func (m *mutator) deepChain() error {
 		return err
 	}
 	m.dirs = append(m.dirs, rel)
-	return os.WriteFile(m.abs(chain+"/leaf.txt"), []byte(m.tok), 0o644)
+	return os.WriteFile(m.abs(chain+"/leaf.txt"), []byte(visibleContent), 0o644)
 }
+
+// hardLink links the outside file (its content holds the token) under a
+// visible name: project.files may list the name, project.list and
+// project.read must never serve a file with two links.
+func (m *mutator) hardLink() error {
+	dir, ok := m.parent()
+	if !ok {
+		return errSkip
+	}
+	return os.Link(filepath.Join(m.outside, "outside-"+m.tok+".txt"), m.abs(join(dir, fmt.Sprintf("hl-%d.txt", m.next()))))
+}
+
+// visibleContent is what every visible file of the mutator holds.
+const visibleContent = "visible text\n"
 
 // expectedEntries walks the (now quiet) workspace the way PROTOCOL.md §4–§5
 // describe it for this fixture: regular files and directories only, never
 // through a symbolic link, without names holding the token, the always
-// hidden names, the contents of vault/, and nothing deeper than depth 12
-// (a directory at depth 12 with children makes the report truncated).
-func expectedEntries(ws, tok string) (map[string]string, bool) {
+// hidden names, the contents of vault/, and nothing deeper than maxDepth
+// (a directory at maxDepth with children makes the report truncated).
+// Unless links is set, files with more than one link are left out too
+// (project.list serves only files with one).
+func expectedEntries(ws, tok string, maxDepth int, links bool) (map[string]string, bool) {
 	out := map[string]string{}
 	truncated := false
 	var walk func(dir, rel string, depth int)
@@ -388,7 +405,10 @@ func expectedEntries(ws, tok string) (map[string]string, bool) {
 			if typ&fs.ModeSymlink != 0 || (!typ.IsDir() && !typ.IsRegular()) {
 				continue
 			}
-			if depth > wire.DefaultFilesExtension.MaxDepth {
+			if !links && typ.IsRegular() && linkCount(filepath.Join(dir, name)) > 1 {
+				continue
+			}
+			if depth > maxDepth {
 				truncated = true
 				return
 			}
@@ -405,6 +425,14 @@ func expectedEntries(ws, tok string) (map[string]string, bool) {
 	return out, truncated
 }
 
+func linkCount(p string) uint64 {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return 0
+	}
+	return uint64(fi.Sys().(*syscall.Stat_t).Nlink)
+}
+
 func hidden(name string) bool {
 	for _, h := range hiddenComponents {
 		if name == h {
@@ -412,4 +440,18 @@ func hidden(name string) bool {
 		}
 	}
 	return strings.HasPrefix(name, "denied-") || strings.HasSuffix(name, ".ignored")
+}
+
+// writeFiles writes files (workspace-relative paths) with their contents.
+func writeFiles(root string, files map[string]string) error {
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

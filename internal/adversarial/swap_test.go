@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -40,7 +41,9 @@ func startSwapper(t *testing.T, a, b string) *swapper {
 				t.Errorf("exchange: %v", err)
 				return
 			}
-			s.swaps++
+			if s.swaps++; s.swaps%64 == 0 {
+				time.Sleep(100 * time.Microsecond) // leave the small machine's cores to the readers now and then
+			}
 		}
 	}()
 	t.Cleanup(s.halt)
@@ -86,6 +89,31 @@ func TestSwappedUnderTheReader(t *testing.T) {
 		}
 		sw.halt()
 		t.Logf("%d exchanges", sw.swaps)
+	})
+	t.Run("listed file and folder, symlinks and a FIFO", func(t *testing.T) {
+		t.Parallel()
+		tok := token(t)
+		outside := makefs.MustMake(t, "secret.txt << "+tok, "dir/inner-"+tok+" << "+tok)
+		ws := makefs.MustMake(t, "f.txt << "+visibleContent, "g.txt << "+visibleContent, "d/x.txt << "+visibleContent)
+		must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "f-link")))
+		must(t, os.Symlink(filepath.Join(outside, "dir"), filepath.Join(ws, "d-link")))
+		must(t, syscall.Mkfifo(filepath.Join(ws, "g-fifo"), 0o644))
+		sws := []*swapper{
+			startSwapper(t, filepath.Join(ws, "f.txt"), filepath.Join(ws, "f-link")),
+			startSwapper(t, filepath.Join(ws, "d"), filepath.Join(ws, "d-link")),
+			startSwapper(t, filepath.Join(ws, "g.txt"), filepath.Join(ws, "g-fifo")),
+		}
+		p := start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + t.TempDir()}},
+			leakscan.Canaries{Paths: []string{outside}, ProtectedNames: []string{tok}})
+		p.Initialize(wire.MethodProjectList, wire.MethodProjectRead)
+		w := &listWalk{t: t, p: p, tok: tok, limit: 2, answers: map[string]int{}, seen: map[string]string{}}
+		for range rounds(200, 50) {
+			w.walk(wire.RootRef, "", 0)
+		}
+		for _, sw := range sws {
+			sw.halt()
+		}
+		t.Logf("answers %v", w.answers)
 	})
 	t.Run("history and impostors", func(t *testing.T) {
 		t.Parallel()

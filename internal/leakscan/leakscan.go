@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -103,7 +104,18 @@ func (s *Scanner) Findings() []Finding {
 
 // Scan checks one line (a backend message without its newline), records
 // and returns its findings.
-func (s *Scanner) Scan(line []byte) []Finding {
+func (s *Scanner) Scan(line []byte) []Finding { return s.scan(line, nil) }
+
+// MCPAnswers are the texts scout mcp answers by design (DESIGN.md: one
+// identical answer for every path it does not serve, and the failures it
+// names). They read like OS errors but carry nothing of the file system.
+var MCPAnswers = []string{"no such file or directory", "is a directory", "not a directory"}
+
+// ScanMCP checks one line scout mcp wrote: the same rules, except that a
+// string that is exactly one of MCPAnswers is not an OS error.
+func (s *Scanner) ScanMCP(line []byte) []Finding { return s.scan(line, MCPAnswers) }
+
+func (s *Scanner) scan(line []byte, allowed []string) []Finding {
 	s.mu.Lock()
 	c := s.canaries
 	s.lines++
@@ -116,7 +128,11 @@ func (s *Scanner) Scan(line []byte) []Finding {
 	if json.Unmarshal(line, &msg) != nil {
 		checkString(c, string(line), "", false, report)
 	} else {
-		walk(c, msg, "", readContent(msg), report)
+		walk(c, msg, "", readContent(msg), func(k Kind, match, value string) {
+			if k != OSError || !slices.Contains(allowed, value) {
+				report(k, match)
+			}
+		})
 	}
 	if len(out) > 0 {
 		s.mu.Lock()
@@ -145,7 +161,7 @@ func readContent(msg any) any {
 // tokenMembers hold random tokens: they skip the OS error words.
 var tokenMembers = map[string]bool{"cursor": true, "id": true, "ref": true, "next_ref": true, "revision": true, "catalog_revision": true, "request_id": true, "command_id": true, "session_id": true}
 
-func walk(c Canaries, v any, key string, content any, report func(Kind, string)) {
+func walk(c Canaries, v any, key string, content any, report func(k Kind, match, value string)) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
@@ -160,7 +176,7 @@ func walk(c Canaries, v any, key string, content any, report func(Kind, string))
 		if cs, ok := content.(string); ok && cs != v {
 			isContent = false
 		}
-		checkString(c, v, key, isContent, report)
+		checkString(c, v, key, isContent, func(k Kind, match string) { report(k, match, v) })
 	}
 }
 

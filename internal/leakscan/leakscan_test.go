@@ -71,3 +71,24 @@ func TestCleanMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPAnswers: scout mcp's designed answers pass ScanMCP, and only
+// ScanMCP, and only as whole values; anything else in the line is still
+// checked.
+func TestMCPAnswers(t *testing.T) {
+	hidden := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"no such file or directory"}],"isError":true}}`
+	if got := New(fixture).ScanMCP([]byte(hidden)); len(got) > 0 {
+		t.Errorf("the designed answer was flagged: %v", got)
+	}
+	if got := New(fixture).Scan([]byte(hidden)); len(got) == 0 {
+		t.Error("Scan let an OS error text through")
+	}
+	leaky := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"open /srv/x: no such file or directory"}],"isError":true}}`
+	if got := New(fixture).ScanMCP([]byte(leaky)); len(got) == 0 {
+		t.Error("ScanMCP let a raw error with a path through")
+	}
+	named := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"path\":\"id_rsa_canary4711\"}"}]}}`
+	if got := New(fixture).ScanMCP([]byte(named)); len(got) == 0 {
+		t.Error("ScanMCP let a protected name through")
+	}
+}

@@ -109,8 +109,6 @@ func (p paint) add(b *strings.Builder, s string) {
 	b.WriteString(p.post)
 }
 
-func (p paint) render(s string) string { return p.pre + s + p.post }
-
 // pathPaint is PathStyles painted.
 type pathPaint struct {
 	dir, base, dirMatch, baseMatch, plain, icon paint

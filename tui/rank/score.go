@@ -279,11 +279,3 @@ func scoreParts(cls []uint8, off []int32, pos []int32) (base, layer int32) {
 	}
 	return base, layer
 }
-
-// state is a run state as a table index.
-func state(run bool) int {
-	if run {
-		return 1
-	}
-	return 0
-}
