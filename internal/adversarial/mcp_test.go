@@ -58,7 +58,7 @@ func (s *mcpSession) rpc(method, params string) json.RawMessage {
 
 // toolResult is a tools/call result.
 type toolResult struct {
-	IsError           bool            `json:"isError"`
+	IsError           bool `json:"isError"`
 	Content           []struct{ Text string }
 	StructuredContent json.RawMessage `json:"structuredContent"`
 }
