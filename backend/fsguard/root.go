@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -138,7 +139,9 @@ func (r *Root) ReadFile(rel string, max int64) ([]byte, Info, error) {
 // directory is written, fsynced and renamed over rel, then the directory is
 // fsynced. The temporary file is removed on failure. The parent must exist;
 // no component is followed if it is a symlink (rel itself being a symlink
-// is replaced, never written through).
+// is replaced, never written through). After a successful write, temporary
+// files older than StaleTempAge in the same directory, left by a process
+// that died between creating and renaming one, are removed.
 func (r *Root) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -162,7 +165,38 @@ func (r *Root) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error 
 		unix.Unlinkat(parent.fd, tmp, 0)
 		return mapErr(err)
 	}
-	return mapErr(unix.Fsync(parent.fd))
+	if err := unix.Fsync(parent.fd); err != nil {
+		return mapErr(err)
+	}
+	sweepStaleTemps(parent, time.Now())
+	return nil
+}
+
+// StaleTempAge is how old a temporary file of WriteFileAtomic must be for a
+// later write into its directory to remove it. A write takes milliseconds,
+// so a temporary file this old belongs to no write in progress (of this
+// process or another sharing the directory): its writer died.
+const StaleTempAge = 10 * time.Minute
+
+// tempPrefix starts the name of every temporary file of WriteFileAtomic.
+const tempPrefix = ".scout-tmp-"
+
+// sweepStaleTemps removes the regular files of d named like temporary files
+// and older than StaleTempAge. Failures are ignored: a leftover is harmless
+// (never read as anything) and the next write tries again.
+func sweepStaleTemps(d *Dir, now time.Time) {
+	var names []string
+	d.Scan(func(name []byte, typ fs.FileMode) bool {
+		if typ.IsRegular() && strings.HasPrefix(string(name), tempPrefix) {
+			names = append(names, string(name))
+		}
+		return true
+	})
+	for _, name := range names {
+		if info, err := d.Lstat(name); err == nil && info.Mode.IsRegular() && now.Sub(info.ModTime) > StaleTempAge {
+			unix.Unlinkat(d.fd, name, 0)
+		}
+	}
 }
 
 // writeTemp creates name exclusively in dirfd and writes data durably.
@@ -189,7 +223,7 @@ func tempName() (string, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", kindErr(ErrUnsafe)
 	}
-	return ".scout-tmp-" + hex.EncodeToString(b[:]), nil
+	return tempPrefix + hex.EncodeToString(b[:]), nil
 }
 
 // MkdirAll creates rel and any missing parents with perm (before umask).

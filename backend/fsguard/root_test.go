@@ -372,6 +372,37 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 }
 
+// TestWriteFileAtomicSweepsStaleTemps: temporary files left by a writer
+// that died (found by the adversarial suite after SIGKILL during
+// model.refresh, model.select and workspace.trust) are removed by the next
+// write into their directory once they are older than StaleTempAge; a
+// fresh one, which may be another process's write in progress, is kept, and
+// so is anything that is not a regular file.
+func TestWriteFileAtomicSweepsStaleTemps(t *testing.T) {
+	r, dir := openFixture(t, "cat/", "cat/.scout-tmp-0123456789abcdef << half", "cat/.scout-tmp-fresh << half",
+		"cat/.scout-tmp-dir/", "cat/.scout-tmp-link => x", "cat/keep.json << x")
+	old := time.Now().Add(-StaleTempAge - time.Minute)
+	for _, name := range []string{".scout-tmp-0123456789abcdef", ".scout-tmp-dir"} {
+		if err := os.Chtimes(filepath.Join(dir, "cat", name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := unix.Lutimes(filepath.Join(dir, "cat", ".scout-tmp-link"), []unix.Timeval{unix.NsecToTimeval(old.UnixNano()), unix.NsecToTimeval(old.UnixNano())}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteFileAtomic("cat/p.json", []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	es, _ := os.ReadDir(filepath.Join(dir, "cat"))
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	if want := []string{".scout-tmp-dir", ".scout-tmp-fresh", ".scout-tmp-link", "keep.json", "p.json"}; !slices.Equal(names, want) {
+		t.Errorf("after the write: %q, want %q", names, want)
+	}
+}
+
 func TestMkdirAll(t *testing.T) {
 	r, dir := openFixture(t, fixture...)
 	if err := r.MkdirAll("a/b/c", 0o755); err != nil {

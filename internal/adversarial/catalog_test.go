@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +152,9 @@ func TestCatalogCachesReplacedDuringStatus(t *testing.T) {
 	p.Initialize(catalogCaps...)
 	stop, done := make(chan struct{}), make(chan struct{})
 	replaced := 0
+	// Whole catalogs (A, B, A written in place) weigh more than the rest,
+	// so that walks meet available catalogs as often as broken ones.
+	weighted := []int{3, 3, 3, 4, 4, 4, 5, 6, 7, 8, 8, 9}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	go func() {
 		defer close(done)
@@ -160,13 +164,19 @@ func TestCatalogCachesReplacedDuringStatus(t *testing.T) {
 				return
 			default:
 			}
-			i, v := rng.IntN(len(provs)), rng.IntN(fatalVariants)
-			if rng.IntN(10) > 0 {
-				v = fatalVariants + rng.IntN(len(variants[i])-fatalVariants)
+			// Mostly catalogs of every kind; now and then, briefly, one that
+			// fails every call (a symlink, a directory, an oversized file).
+			i := rng.IntN(len(provs))
+			path := filepath.Join(home, "catalog", provs[i].id+".json")
+			if rng.IntN(20) == 0 {
+				variants[i][rng.IntN(fatalVariants)](path)
+				runtime.Gosched()
 			}
-			variants[i][v](filepath.Join(home, "catalog", provs[i].id+".json"))
+			variants[i][weighted[rng.IntN(len(weighted))]](path)
 			replaced++
-			time.Sleep(time.Millisecond)
+			if replaced%16 == 0 {
+				time.Sleep(time.Millisecond)
+			}
 		}
 	}()
 	outcomes := map[string]int{}

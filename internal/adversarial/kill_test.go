@@ -18,6 +18,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/catalog"
 	"github.com/scoutdev/scout/backend/config"
+	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/internal/scouttest"
 	"github.com/scoutdev/scout/rpcclient"
@@ -138,14 +139,31 @@ func checkWhole(t *testing.T, w world, before homeFiles) int {
 			t.Errorf("trusted.json is neither old nor whole: %q", after.trusted)
 		}
 	}
-	temps := 0
-	filepath.Walk(w.home, func(p string, fi os.FileInfo, err error) error {
+	return tempsIn(w.home)
+}
+
+// tempsIn counts the temporary files of atomic writes below dir.
+func tempsIn(dir string) int {
+	n := 0
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
 		if err == nil && strings.HasPrefix(fi.Name(), ".scout-tmp-") {
-			temps++
+			n++
 		}
 		return nil
 	})
-	return temps
+	return n
+}
+
+// backdateTemps makes every temporary file below dir older than
+// fsguard.StaleTempAge, as if the kill had happened long ago.
+func backdateTemps(t *testing.T, dir string) {
+	old := time.Now().Add(-fsguard.StaleTempAge - time.Minute)
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && strings.HasPrefix(fi.Name(), ".scout-tmp-") {
+			must(t, os.Chtimes(p, old, old))
+		}
+		return nil
+	})
 }
 
 // killCase is one kind of request to kill the child in the middle of.
@@ -155,6 +173,9 @@ type killCase struct {
 	// prepare runs before the request (e.g. a fresh revision for a
 	// selection, a changed project configuration for a trust).
 	prepare func(t *testing.T, k *killable, w world, i int)
+	// writes is the directory of the home the request writes into, for
+	// methods that write ("" for none, "." for the home itself).
+	writes string
 }
 
 func killCases(w world) []killCase {
@@ -191,11 +212,11 @@ func killCases(w world) []killCase {
 		{method: wire.MethodSessionNew, params: none},
 		{method: wire.MethodModelCatalog, params: cursor},
 		{method: wire.MethodModelCatalogStatus, params: cursor},
-		{method: wire.MethodModelRefresh, params: func(*killable, int) any { return map[string]any{"provider": "p"} }},
-		{method: wire.MethodModelSelect, prepare: catalogFresh, params: func(*killable, int) any {
+		{method: wire.MethodModelRefresh, writes: "catalog", params: func(*killable, int) any { return map[string]any{"provider": "p"} }},
+		{method: wire.MethodModelSelect, writes: ".", prepare: catalogFresh, params: func(*killable, int) any {
 			return map[string]any{"provider": "p", "model": model, "effort": "high", "revision": revision}
 		}},
-		{method: wire.MethodWorkspaceTrust, prepare: func(t *testing.T, _ *killable, w world, i int) {
+		{method: wire.MethodWorkspaceTrust, writes: ".", prepare: func(t *testing.T, _ *killable, w world, i int) {
 			must(t, os.MkdirAll(filepath.Join(w.ws, ".scout"), 0o755))
 			must(t, os.WriteFile(filepath.Join(w.ws, ".scout", "config.toml"), fmt.Appendf(nil, "[files]\ndeny = [\"gen-%d/**\"]\n", i), 0o644))
 		}, params: none},
@@ -203,11 +224,13 @@ func killCases(w world) []killCase {
 }
 
 // TestKilledMidRequest kills the child with SIGKILL in the middle of each
-// kind of request, at a random moment, a few times each. The pending call
-// fails with the child's exit (or succeeded, if it won the race); Restart
-// brings up a new child that serves the same request; and every file of
-// the home the request may have been writing holds its old bytes or a
-// whole new document.
+// kind of request, at a random moment (at once, or up to 4 ms after the
+// request was sent), a few times each. The pending call fails with the
+// child's exit (or succeeded, if it won the race); Restart brings up a new
+// child that serves the same request; every file of the home the request
+// may have been writing holds its old bytes or a whole new document; and
+// the temporary files a kill leaves behind are removed by the next write
+// into their directory once they are stale (backdated here).
 func TestKilledMidRequest(t *testing.T) {
 	t.Parallel()
 	base := newWorld(t)
@@ -229,8 +252,13 @@ func TestKilledMidRequest(t *testing.T) {
 					kc.prepare(t, k, w, i)
 				}
 				before := snapshotHome(t, w)
-				outcomes[killDuring(t, k, kc, i, time.Duration(rng.IntN(4000))*time.Microsecond)]++
+				delay := time.Duration(rng.IntN(4000)) * time.Microsecond
+				if i%2 == 0 {
+					delay = 0
+				}
+				outcomes[killDuring(t, k, kc, i, delay)]++
 				temps += checkWhole(t, w, before)
+				backdateTemps(t, w.home)
 				ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 				if err := k.Restart(ctx); err != nil {
 					t.Fatalf("restart: %v", err)
@@ -239,8 +267,12 @@ func TestKilledMidRequest(t *testing.T) {
 				if kc.prepare != nil {
 					kc.prepare(t, k, w, i)
 				}
-				if err := k.Call(context.Background(), kc.method, kc.params(k, i), nil); err != nil && !isBusy(err) {
+				err := k.Call(context.Background(), kc.method, kc.params(k, i), nil)
+				if err != nil && !isBusy(err) {
 					t.Fatalf("the restarted child answered %s with %v", kc.method, err)
+				}
+				if left := tempsIn(filepath.Join(w.home, kc.writes)); err == nil && kc.writes != "" && left > 0 {
+					t.Errorf("%d stale temporary files survived a write into their directory", left)
 				}
 			}
 			t.Logf("%s: %v; temporary files left by kills: %d", kc.method, outcomes, temps)
