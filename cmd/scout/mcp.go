@@ -24,7 +24,7 @@ func newMCPCmd() *cobra.Command {
 			}
 			root, pol := backend.OpenView(wd, os.Getenv, os.Stderr)
 			srv := mcp.New(mcp.Options{Root: root, Policy: pol, Version: backend.Version})
-			if err := srv.Run(cmd.Context(), &sdk.StdioTransport{}); err != nil && !closedInput(err) {
+			if err := srv.Run(cmd.Context(), mcp.Stdio(os.Stdin, os.Stdout)); err != nil && !closedInput(err) {
 				return err
 			}
 			return nil
