@@ -10,6 +10,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/internal/leakscan"
+	"github.com/scoutdev/scout/internal/makefs"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
@@ -204,4 +205,48 @@ func TestMCPUnderMutation(t *testing.T) {
 // makeDist adds dist/, which scout mcp alone skips.
 func makeDist(ws, tok string) error {
 	return writeFiles(ws, map[string]string{"dist/bundle.js": tok, "a/dist/x.js": tok})
+}
+
+// TestMCPHostileClient: `scout mcp` facing a client that sends malformed
+// frames, writes one byte at a time, floods, and ends in the middle of a
+// frame. Each malformed line gets one error with a null id and the server
+// keeps serving; every flooded request is answered once; end of input
+// ends it with status 0.
+func TestMCPHostileClient(t *testing.T) {
+	t.Parallel()
+	ws := makefs.MustMake(t, "a.txt << hello\n")
+	s := startMCP(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + t.TempDir()}}, leakscan.Canaries{})
+	for _, line := range []string{`garbage{`, `{}`, `[]`, `123`, `{"jsonrpc":"1.0","id":5,"method":"ping"}`, `{"jsonrpc":"2.0","id":{},"method":"x"}`, "\xff"} {
+		s.p.Send(line)
+		if m := s.p.Next(scouttest.DefaultTimeout); !strings.Contains(string(m.Raw), `"id":null`) || !strings.Contains(string(m.Raw), `"error"`) {
+			t.Errorf("%q answered %s", line, m.Raw)
+		}
+		s.rpc("ping", `{}`)
+	}
+	frame := []byte(`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"project_fs_read","arguments":{"path":"a.txt"}}}` + "\n")
+	for i := range frame {
+		s.p.Write(frame[i : i+1])
+	}
+	if m, _ := s.p.Await("slow"); !strings.Contains(string(m.Raw), "hello") {
+		t.Errorf("the byte-by-byte read answered %s", m.Raw)
+	}
+	var flood strings.Builder
+	const n = 2000
+	for i := range n {
+		fmt.Fprintf(&flood, `{"jsonrpc":"2.0","id":"f%d","method":"ping"}`+"\n", i)
+	}
+	go s.p.TryWrite([]byte(flood.String()))
+	seen := map[string]bool{}
+	for len(seen) < n {
+		m := s.p.Next(scouttest.DefaultTimeout)
+		if m.ID == nil || seen[*m.ID] {
+			t.Fatalf("unexpected %s", m.Raw)
+		}
+		seen[*m.ID] = true
+	}
+	s.p.Write([]byte(`{"jsonrpc":"2.0","id":"half","method":"to`))
+	s.p.CloseStdin()
+	if code, rest := s.p.Wait(scouttest.DefaultTimeout); code != 0 {
+		t.Errorf("exit %d after %d more lines", code, len(rest))
+	}
 }
