@@ -1,6 +1,8 @@
 package adversarial
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/internal/leakscan"
@@ -115,6 +118,45 @@ func TestSwappedUnderTheReader(t *testing.T) {
 		}
 		t.Logf("answers %v", w.answers)
 	})
+	t.Run("project configuration and symlink", func(t *testing.T) {
+		t.Parallel()
+		tok := token(t)
+		real := "[files]\ndeny = [\"secret-*\"]\n"
+		outside := makefs.MustMake(t, "config.toml << [files]\nrespect_ignore = false\n# "+tok+"\n")
+		ws := makefs.MustMake(t, ".scout/config.toml << "+real, "secret-"+tok+" << "+tok, "ok.txt")
+		must(t, os.Symlink(filepath.Join(outside, "config.toml"), filepath.Join(ws, ".scout", "impostor")))
+		home := t.TempDir()
+		p := start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}},
+			leakscan.Canaries{Paths: []string{outside, home}, ProtectedNames: []string{tok}})
+		p.Initialize(wire.MethodWorkspaceTrust, wire.MethodProjectFiles)
+		// Trusted once for real: its deny glob is protection for good.
+		p.MustCall(wire.MethodWorkspaceTrust, nil, nil)
+		sw := startSwapper(t, filepath.Join(ws, ".scout", "config.toml"), filepath.Join(ws, ".scout", "impostor"))
+		answers := map[string]int{}
+		for range rounds(60, 20) {
+			m := p.Call(wire.MethodWorkspaceTrust, nil)
+			switch m.Code() {
+			case "", wire.CodeTrustFailed:
+			default:
+				t.Errorf("workspace.trust answered %s", m.Raw)
+			}
+			var r wire.TrustResult
+			if m.Error == nil {
+				m.Decode(t, &r)
+			}
+			answers[string(m.Code())+r.Trust]++
+			if f := p.Call(wire.MethodProjectFiles, map[string]any{}); f.Error == nil {
+				checkSnapshot(t, f, tok)
+			}
+		}
+		sw.halt()
+		store, err := config.ParseTrust(mustRead(t, filepath.Join(home, "trusted.json")))
+		sum := sha256.Sum256([]byte(real))
+		if err != nil || len(store.Workspaces) != 1 || store.Workspaces[0].SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("trusted.json records %+v (%v); want only the real file's SHA-256", store, err)
+		}
+		t.Logf("answers %v", answers)
+	})
 	t.Run("history and impostors", func(t *testing.T) {
 		t.Parallel()
 		s := newStore(t, 20)
@@ -180,4 +222,11 @@ func TestSwappedUnderTheReader(t *testing.T) {
 		sw2.halt()
 		t.Logf("answers %v; %d and %d exchanges", codes, sw1.swaps, sw2.swaps)
 	})
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	must(t, err)
+	return b
 }
