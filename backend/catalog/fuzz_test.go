@@ -3,6 +3,7 @@ package catalog
 import (
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,6 +170,36 @@ func FuzzCatalogCursor(f *testing.F) {
 		}
 		if _, _, ok := c.parse(enc, other); ok {
 			t.Fatalf("%q accepted by the other method", enc)
+		}
+	})
+}
+
+// FuzzCredential feeds any credential (an environment variable's value or
+// a credential file's bytes) to the key reader: a key it accepts is a
+// non-empty part of the input with nothing but visible ASCII (0x21..0x7e:
+// no space, control, newline or non-ASCII byte), so it can go into a
+// request header as it is; anything else is authentication_unavailable.
+func FuzzCredential(f *testing.F) {
+	f.Add("sk-test-0123456789\n")
+	f.Add("\n\n  key-with-spaces around  \r\nsecond line")
+	f.Add("kéy")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, raw string) {
+		p := &Provider{ID: "p", Type: "openai", APIKeyEnv: "KEY"}
+		key, err := p.credential(func(string) string { return raw })
+		if err != nil {
+			if ReasonOf(err) != wire.ReasonAuthenticationUnavailable || key != "" {
+				t.Fatalf("%q: %q, %v", raw, key, err)
+			}
+			return
+		}
+		if key == "" || !strings.Contains(raw, key) {
+			t.Fatalf("%q gave the key %q", raw, key)
+		}
+		for _, c := range []byte(key) {
+			if c < 0x21 || c > 0x7e {
+				t.Fatalf("%q gave the key %q", raw, key)
+			}
 		}
 	})
 }
