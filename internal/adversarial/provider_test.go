@@ -124,6 +124,20 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 		defer conn.Close()
 		fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nX-Padding: %s\r\nContent-Length: %d\r\n\r\n%s", strings.Repeat("x", 256<<10), len(validList), validList)
 		rw.Flush()
+	case "badchunk": // a chunk size no reader can hold
+		conn, rw := raw(w)
+		rw.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n{\"data\":[]}\r\n0\r\n\r\n")
+		rw.Flush()
+		conn.Close()
+	case "interim": // an endless stream of 103 Early Hints before any answer
+		conn, rw := raw(w)
+		defer conn.Close()
+		for range 10000 {
+			if _, err := rw.WriteString("HTTP/1.1 103 Early Hints\r\nLink: </x>; rel=preload\r\n\r\n"); err != nil {
+				return
+			}
+		}
+		rw.Flush()
 	case "garbage": // not HTTP at all
 		conn, rw := raw(w)
 		rw.WriteString("SSH-2.0-OpenSSH_9.6\r\n\x00\xff\xfe")
@@ -158,6 +172,8 @@ func TestHostileProviders(t *testing.T) {
 		{"redirect", wire.ReasonRemoteUnavailable},
 		{"redirectloop", wire.ReasonRemoteUnavailable},
 		{"bigheader", wire.ReasonRemoteUnavailable},
+		{"badchunk", wire.ReasonRemoteUnavailable},
+		{"interim", wire.ReasonRemoteUnavailable},
 		{"garbage", wire.ReasonRemoteUnavailable},
 		{"ok", ""},
 	}
