@@ -19,7 +19,27 @@ func ListEntry(it Item) wire.ListEntry {
 	if it.Dir {
 		typ = wire.TypeDir
 	}
-	return wire.ListEntry{ID: placeholderID, Name: it.Name, Type: typ, Size: it.Size, Mtime: it.ModTime.UTC().Format(time.RFC3339)}
+	return wire.ListEntry{ID: placeholderID, Name: it.Name, Type: typ, Size: it.Size, Mtime: Mtime(it.ModTime)}
+}
+
+// The times RFC 3339 can write: four-digit years.
+var (
+	minMtime = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxMtime = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+)
+
+// Mtime is a modification time as project.list writes it: UTC, RFC 3339,
+// whole seconds. A time RFC 3339 cannot write (tmpfs keeps a file stamped
+// in year -249 or 11476 as it is) is clamped to the nearest one it can.
+func Mtime(t time.Time) string {
+	t = t.UTC()
+	switch {
+	case t.Before(minMtime):
+		t = minMtime
+	case t.After(maxMtime):
+		t = maxMtime
+	}
+	return t.Format(time.RFC3339)
 }
 
 // FitList returns how many of entries (a page in listing order, more

@@ -165,6 +165,14 @@ func (p *recordParser) other(key []byte, val []byte) bool {
 	return true
 }
 
+// writableYear reports whether t, in UTC, has a year RFC 3339 can write
+// (0000..9999): rows carry their times in UTC, and "0000-01-01T00:30:00+01:00"
+// is in year -1 there, "9999-12-31T23:30:00-01:00" in year 10000.
+func writableYear(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
+}
+
 // stringMember stores a string member of interest.
 func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) error {
 	switch string(key) {
@@ -174,7 +182,7 @@ func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) 
 		rec.Type = string(p.literal(lit, escaped))
 	case "ts":
 		t, err := time.Parse(time.RFC3339Nano, string(p.literal(lit, escaped)))
-		if err != nil {
+		if err != nil || !writableYear(t) {
 			return ErrMalformed
 		}
 		rec.TS, rec.HasTS = t, true

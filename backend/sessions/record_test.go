@@ -139,6 +139,22 @@ func TestCursorCodec(t *testing.T) {
 	}
 }
 
+// TestParseRecordTimesOutsideRFC3339 (found by FuzzHistorySummary): a ts
+// whose UTC year RFC 3339 cannot write makes the record malformed, so no
+// row ever carries "-0001-12-31T23:30:00.000Z" or a five-digit year.
+func TestParseRecordTimesOutsideRFC3339(t *testing.T) {
+	for _, ts := range []string{"0000-01-01T00:30:00+01:00", "0000-01-01T0:00:00+01:00", "9999-12-31T23:30:00-01:00"} {
+		if _, err := ParseRecord([]byte(`{"type":"user","ts":"` + ts + `"}`)); err != ErrMalformed {
+			t.Errorf("ts %s: %v, want ErrMalformed", ts, err)
+		}
+	}
+	for _, ts := range []string{"0000-01-01T00:30:00-01:00", "9999-12-31T23:30:00+01:00", "0000-01-01T00:00:00Z"} {
+		if rec, err := ParseRecord([]byte(`{"type":"user","ts":"` + ts + `"}`)); err != nil || !rec.HasTS {
+			t.Errorf("ts %s: %v", ts, err)
+		}
+	}
+}
+
 // FuzzParseRecord checks the history record parser against the strict
 // jsontext validator: whatever it accepts is one valid JSON object, and
 // what it reports matches a plain decode of the same line.
@@ -242,7 +258,8 @@ func wantAccepted(line []byte) bool {
 			if v.Kind() != '"' || wire.Unmarshal(v, &ts) != nil {
 				return false
 			}
-			if _, err := time.Parse(time.RFC3339Nano, ts); err != nil {
+			t, err := time.Parse(time.RFC3339Nano, ts)
+			if err != nil || t.UTC().Year() < 0 || t.UTC().Year() > 9999 {
 				return false
 			}
 		}
