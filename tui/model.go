@@ -50,6 +50,10 @@ type Options struct {
 	Pages   []Page
 	// Active is the index of the tab shown first.
 	Active int
+	// Banner, when set, is a line shown under the tabs (`scout demo` says
+	// what it is and what to try there). Terminals shorter than
+	// bannerMinHeight keep that row for the page.
+	Banner string
 }
 
 // Model is the root model.
@@ -57,6 +61,7 @@ type Model struct {
 	backend bridge.Backend
 	pages   []Page
 	active  int
+	banner  string
 	keys    KeyMap
 	styles  Styles
 	help    help.Model
@@ -79,6 +84,7 @@ func New(opts Options) Model {
 		backend: opts.Backend,
 		pages:   opts.Pages,
 		active:  min(max(opts.Active, 0), len(opts.Pages)-1),
+		banner:  opts.Banner,
 		keys:    DefaultKeyMap(),
 		help:    help.New(),
 		isDark:  true,
@@ -260,13 +266,25 @@ func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {
 }
 
 // chrome is the rows the root draws around the page: the tab bar and the
-// status line, plus a line of short help on terminals tall enough for it.
+// status line, plus a line of short help and the banner on terminals tall
+// enough for them.
 func (m Model) chrome() int {
-	if m.height >= shortHelpMinHeight {
-		return 3
+	n := 2
+	if m.showsShortHelp() {
+		n++
 	}
-	return 2
+	if m.showsBanner() {
+		n++
+	}
+	return n
 }
+
+func (m Model) showsShortHelp() bool { return m.height >= shortHelpMinHeight }
+
+func (m Model) showsBanner() bool { return m.banner != "" && m.height >= bannerMinHeight }
+
+// bannerMinHeight is the height from which the banner is shown.
+const bannerMinHeight = 12
 
 // shortHelpMinHeight is the height from which a line of short help is
 // shown under the status line; shorter terminals keep every row for the
@@ -281,6 +299,12 @@ func (m Model) View() tea.View {
 	var b strings.Builder
 	b.WriteString(m.tabBar())
 	b.WriteByte('\n')
+	top := 1 // the page's first row
+	if m.showsBanner() {
+		b.WriteString(ansi.Truncate(m.styles.Banner.Render(m.banner), m.width, "…"))
+		b.WriteByte('\n')
+		top++
+	}
 	body := m.pages[m.active].View()
 	if m.showHelp {
 		body = m.helpView(m.width, m.pageHeight())
@@ -288,14 +312,14 @@ func (m Model) View() tea.View {
 	b.WriteString(fit(body, m.width, m.pageHeight()))
 	b.WriteByte('\n')
 	b.WriteString(m.statusLine())
-	if m.chrome() == 3 {
+	if m.showsShortHelp() {
 		b.WriteByte('\n')
 		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.width, "…"))
 	}
 	v := tea.NewView(b.String())
 	if c, ok := m.pages[m.active].(Cursorer); ok && !m.showHelp {
 		if x, y, ok := c.Cursor(); ok {
-			v.Cursor = tea.NewCursor(x, y+1) // below the tab bar
+			v.Cursor = tea.NewCursor(x, y+top) // below the tab bar (and banner)
 		}
 	}
 	v.AltScreen = true
