@@ -64,11 +64,7 @@ func runFiles(cmd *cobra.Command, f pickFlags) error {
 	}
 	defer stop()
 	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
-	m := tui.New(tui.Options{Backend: client, Pages: []tui.Page{
-		page,
-		tui.NewPlaceholder("Sessions", "The Sessions page is not built yet."),
-		tui.NewPlaceholder("Providers", "The Providers page is not built yet."),
-	}})
+	m := tui.New(tui.Options{Backend: client, Pages: pickerPages(client, page)})
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
@@ -78,6 +74,16 @@ func runFiles(cmd *cobra.Command, f pickFlags) error {
 		return err
 	}
 	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+}
+
+// pickerPages are the picker's tabs, in order: the Files page given, then
+// Sessions and Providers. `scout demo` shows the same tabs.
+func pickerPages(client *rpcclient.Client, filesPage tui.Page) []tui.Page {
+	return []tui.Page{
+		filesPage,
+		tui.NewPlaceholder("Sessions", "The Sessions page is not built yet."),
+		tui.NewPlaceholder("Providers", "The Providers page is not built yet."),
+	}
 }
 
 // debugPanicEnv, set to 1, makes Ctrl-] panic inside the event loop, so
