@@ -1,6 +1,7 @@
 // Package assets holds the data scout embeds in its binary: the fixtures of
 // `scout demo` (demo/: the configuration, session histories and catalog
-// caches of the demo's temporary home, as text/template files).
+// caches of the demo's temporary home, as text/template files) and the
+// shell key bindings `scout shell` prints (shell/).
 package assets
 
 import (
@@ -8,7 +9,7 @@ import (
 	"io/fs"
 )
 
-//go:embed demo
+//go:embed demo shell
 var files embed.FS
 
 // Demo is the demo's fixture tree: config.toml.tmpl, sessions/ and
@@ -19,4 +20,12 @@ func Demo() fs.FS {
 		panic(err) // the directory is embedded: it cannot be missing
 	}
 	return sub
+}
+
+// Shells are the shells `scout shell` has key bindings for.
+var Shells = []string{"bash", "zsh", "fish"}
+
+// Shell returns the key bindings script for shell (one of Shells).
+func Shell(shell string) ([]byte, error) {
+	return files.ReadFile("shell/scout." + shell)
 }

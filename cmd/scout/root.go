@@ -32,7 +32,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return runFiles(cmd, f) },
 	}
-	root.AddCommand(newDemoCmd())
+	root.AddCommand(newDemoCmd(), newShellCmd())
 	f.register(root)
 	root.AddCommand(newFilesCmd(), newFilterCmd(), newBackendCmd(), newVersionCmd())
 	return root
