@@ -29,7 +29,12 @@ type rootHarness struct {
 
 func startRoot(t *testing.T) *rootHarness {
 	t.Helper()
-	fake := bridgetest.New(bridgetest.Options{Files: []string{"a.go"}})
+	return startRootWith(t, bridgetest.Options{Files: []string{"a.go"}})
+}
+
+func startRootWith(t *testing.T, opts bridgetest.Options) *rootHarness {
+	t.Helper()
+	fake := bridgetest.New(opts)
 	h := &rootHarness{t: t, fake: fake}
 	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{
 		tui.NewPlaceholder("Files", "files page"),
@@ -177,5 +182,17 @@ func TestBannerLineUnderTheTabsOnTallTerminalsOnly(t *testing.T) {
 		if !strings.Contains(strings.Join(lines, "\n"), "files page") {
 			t.Errorf("height %d: the page is not shown: %q", tc.h, lines)
 		}
+	}
+}
+
+func TestUntrustedProjectConfigIsShown(t *testing.T) {
+	h := startRootWith(t, bridgetest.Options{Files: []string{"a.go"}, Trust: wire.TrustUntrusted})
+	h.wait("the untrusted notice", func(view, _ string) bool { return strings.Contains(view, "scout trust") })
+	plain := startRoot(t)
+	plain.wait("the status line", func(view, _ string) bool { return strings.Contains(view, "gen 1") })
+	plain.mu.Lock()
+	defer plain.mu.Unlock()
+	if strings.Contains(plain.view, "scout trust") {
+		t.Fatal("the trust notice is shown without a project configuration")
 	}
 }

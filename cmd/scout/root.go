@@ -34,7 +34,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.AddCommand(newDemoCmd(), newShellCmd())
 	f.register(root)
-	root.AddCommand(newFilesCmd(), newFilterCmd(), newBackendCmd(), newVersionCmd())
+	root.AddCommand(newFilesCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newVersionCmd())
 	return root
 }
 

@@ -6,6 +6,7 @@
 package bridgetest
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -30,6 +31,8 @@ type Options struct {
 	Truncated bool
 	// Preview offers project.list and project.read.
 	Preview bool
+	// Trust is initialize's workspace.trust ("no_local_config" when empty).
+	Trust string
 }
 
 // FilesFunc answers project.files call number n (1-based) in place of the
@@ -178,7 +181,7 @@ func (f *Fake) Init() wire.InitializeResult {
 		Capabilities:    caps,
 		Negotiated:      caps,
 		Limits:          wire.DefaultLimits,
-		Workspace:       wire.Workspace{Generation: f.gen, Trust: wire.TrustNoLocalConfig},
+		Workspace:       wire.Workspace{Generation: f.gen, Trust: cmp.Or(f.opts.Trust, wire.TrustNoLocalConfig)},
 	}
 }
 
