@@ -8,7 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/files"
 )
 
 // The README opens with the two commands a newcomer needs. This file
@@ -123,4 +127,24 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestReadmeListsEveryKey keeps README.md's key tables in step with the
+// key maps: every binding's help key appears there in backticks.
+// (The Sessions and Providers pages' key maps join this list with them.)
+func TestReadmeListsEveryKey(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(scouttest.ModuleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := tui.DefaultKeyMap()
+	bindings := []key.Binding{root.GoTo, root.Next, root.Prev, root.Help, root.Quit, root.Restart}
+	for _, col := range files.DefaultKeyMap(true).FullHelp() {
+		bindings = append(bindings, col...)
+	}
+	for _, b := range bindings {
+		if k := b.Help().Key; !strings.Contains(string(readme), "`"+k+"`") {
+			t.Errorf("README.md does not list the key %q (%s)", k, b.Help().Desc)
+		}
+	}
 }
