@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/internal/scouttest"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/files"
@@ -146,5 +147,26 @@ func TestReadmeListsEveryKey(t *testing.T) {
 		if k := b.Help().Key; !strings.Contains(string(readme), "`"+k+"`") {
 			t.Errorf("README.md does not list the key %q (%s)", k, b.Help().Desc)
 		}
+	}
+}
+
+// TestReadmeConfigurationIsValid parses README.md's config.toml example
+// the way the backend parses config.toml.
+func TestReadmeConfigurationIsValid(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(scouttest.ModuleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "```toml\n")
+	example, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("README.md has no ```toml block")
+	}
+	u, err := config.ParseUser([]byte(example), config.Dirs{Home: t.TempDir()})
+	if err != nil {
+		t.Fatalf("README.md's config.toml: %v", err)
+	}
+	if len(u.Providers) == 0 || len(u.Files.Deny) == 0 {
+		t.Fatalf("the example shows no provider or no deny glob: %+v", u)
 	}
 }
