@@ -77,7 +77,8 @@ func runFiles(cmd *cobra.Command, f pickFlags) error {
 }
 
 // pickerPages are the picker's tabs, in order: the Files page given, then
-// Sessions and Providers. `scout demo` shows the same tabs.
+// Sessions and Providers (placeholders until their pages are merged; they
+// will be served by client). `scout demo` shows the same tabs.
 func pickerPages(client *rpcclient.Client, filesPage tui.Page) []tui.Page {
 	return []tui.Page{
 		filesPage,
