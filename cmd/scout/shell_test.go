@@ -74,7 +74,9 @@ func TestShellUnknownExits2(t *testing.T) {
 
 // interactive says how each shell starts in tmux with the bindings loaded
 // from a startup file written in $OUTDIR (history and configuration kept
-// there too), a "$ " prompt and emacs keys.
+// there too), a "$ " prompt and emacs keys. fish's generated_completions
+// folder exists beforehand, or its first interactive start would leave a
+// process behind that writes man page completions there.
 var interactive = map[string]string{
 	"bash": `cat > "$OUTDIR/rc" <<'RC'
 PS1='$ '
@@ -88,7 +90,7 @@ bindkey -e
 eval "$("$SCOUT" shell zsh)"
 RC
 ZDOTDIR="$OUTDIR" exec zsh -i`,
-	"fish": `mkdir -p "$OUTDIR/fish" && cat > "$OUTDIR/fish/config.fish" <<'RC'
+	"fish": `mkdir -p "$OUTDIR/fish/generated_completions" && cat > "$OUTDIR/fish/config.fish" <<'RC'
 function fish_prompt; echo -n '$ '; end
 set -g fish_greeting
 "$SCOUT" shell fish | source
