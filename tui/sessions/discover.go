@@ -6,14 +6,13 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // pageTimeout bounds one session.discover call on our side. The backend
@@ -211,7 +210,7 @@ func discoveryError(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "The backend did not answer in time. Press Ctrl-R to try again."
 	}
-	return capitalize(bridge.Describe(err)) + ". Press Ctrl-R to try again."
+	return display.Capitalize(bridge.Describe(err)) + ". Press Ctrl-R to try again."
 }
 
 // progressText is a progress word in plain language: why the backend
@@ -247,11 +246,5 @@ func firstSentence(s string) string {
 		s = s[:i]
 	}
 	s = strings.TrimSuffix(s, ".")
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToLower(r)) + s[n:]
-}
-
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
+	return display.Lower(s)
 }

@@ -5,6 +5,7 @@ package display
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
@@ -136,6 +137,26 @@ func Wrap(text string, w int) []string {
 		lines = append(lines, ansi.Truncate(line, w, "…"))
 	}
 	return lines
+}
+
+// Capitalize returns s with its first rune in upper case, for a phrase
+// that starts a sentence.
+func Capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// Lower returns s with its first rune in lower case, for a sentence used
+// as a phrase.
+func Lower(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // Pad returns s followed by spaces up to w cells (s as is when wider).
