@@ -3,7 +3,6 @@ package sessions
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -84,11 +83,13 @@ func (m *Model) startDiscovery() tea.Cmd {
 // discard forgets every row: they were provisional, or are about to be
 // replaced by a new scan.
 func (m *Model) discard() {
-	m.rows, m.notices, m.complete = nil, wire.SessionNotices{}, false
-	m.filter.shown = m.filter.shown[:0]
-	m.rowsRev++
+	m.rows, m.order, m.notices, m.complete = nil, nil, wire.SessionNotices{}, false
+	m.filter.ranker, m.filter.rankerLen = nil, 0
+	m.filter.openWaits = false
 	m.disc.err = ""
-	m.refilter(false)
+	// The result over no rows is known without ranking.
+	m.dropRanking()
+	m.show(rankMsg{query: m.input.Value()})
 }
 
 // fetch asks for the page after cursor (nil: the first).
@@ -113,12 +114,12 @@ func (m *Model) handlePage(msg pageMsg) tea.Cmd {
 	m.disc.pages++
 	m.disc.progress = msg.res.Progress
 	m.notices = msg.res.Notices // cumulative for the scan
-	m.add(msg.res.Sessions)
+	filtered := m.add(msg.res.Sessions)
 	if msg.res.Complete {
 		m.disc.running, m.complete = false, true
 		m.disc.autoRestarts = 0
 		m.disc.cancel()
-		return nil
+		return filtered
 	}
 	if msg.res.Cursor == nil {
 		// Not complete and no cursor: the backend broke its contract.
@@ -127,27 +128,21 @@ func (m *Model) handlePage(msg pageMsg) tea.Cmd {
 		m.disc.err = "The backend ended discovery without completing it; press Ctrl-R to read the sessions again."
 		return nil
 	}
-	return m.fetch(msg.res.Cursor) // empty pages included
+	return tea.Batch(filtered, m.fetch(msg.res.Cursor)) // empty pages included
 }
 
-// add merges rows into the list, newest first (session.list's order), and
-// filters again, keeping the focused row.
-func (m *Model) add(rows []wire.SessionRow) {
+// add appends a page's rows (kept in arrival order; shown newest first,
+// session.list's order) and filters again.
+func (m *Model) add(rows []wire.SessionRow) tea.Cmd {
 	if len(rows) == 0 {
-		return
+		return nil
 	}
 	for _, r := range rows {
-		r.Title = cleanTitle(r.Title)
+		r.Title = display.Clean(r.Title)
 		m.rows = append(m.rows, r)
 	}
-	slices.SortStableFunc(m.rows, func(a, b wire.SessionRow) int {
-		if c := strings.Compare(b.UpdatedAt, a.UpdatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	m.rowsRev++
-	m.refilter(false)
+	m.sortOrder()
+	return m.refilter()
 }
 
 func (m *Model) handleRetry(msg retryMsg) tea.Cmd {

@@ -45,6 +45,7 @@ type state struct {
 	rows     []string
 	focused  string
 	complete bool
+	settled  bool // the rows are the filter's result over every row
 }
 
 type harness struct {
@@ -70,7 +71,7 @@ func start(t *testing.T, fake *bridgetest.Fake, w, h int, active ...int) *harnes
 		},
 		Active: tab, Width: w, Height: h,
 		Probe: func() any {
-			return state{query: page.Query(), rows: page.Rows(), focused: page.Focused(), complete: page.Complete()}
+			return state{query: page.Query(), rows: page.Rows(), focused: page.Focused(), complete: page.Complete(), settled: page.Settled()}
 		},
 	})
 	return hs
@@ -81,5 +82,11 @@ func st(f pagetest.Frame) state { s, _ := f.State.(state); return s }
 // complete waits for a finished list.
 func (h *harness) complete() pagetest.Frame {
 	h.t.Helper()
-	return h.Wait("discovery to complete", func(f pagetest.Frame) bool { return st(f).complete })
+	return h.Wait("discovery to complete", func(f pagetest.Frame) bool { return st(f).complete && st(f).settled })
+}
+
+// filtered waits until the rows are the ranking of query.
+func (h *harness) filtered(query string) pagetest.Frame {
+	h.t.Helper()
+	return h.Wait("the ranking of "+query, func(f pagetest.Frame) bool { return st(f).query == query && st(f).settled })
 }

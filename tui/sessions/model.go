@@ -59,8 +59,8 @@ type Model struct {
 	canOpen bool // session.open was negotiated
 
 	disc     discovery
-	rows     []wire.SessionRow // newest first
-	rowsRev  int               // counts changes of rows
+	rows     []wire.SessionRow // in arrival order
+	order    []int             // rows' indices, newest first
 	notices  wire.SessionNotices
 	complete bool
 
@@ -94,6 +94,7 @@ func New(opts Options) *Model {
 		now:     now,
 		isDark:  true,
 	}
+	m.filter.k = rankWindow
 	m.negotiated()
 	m.restyle()
 	return m
@@ -128,7 +129,7 @@ func (m *Model) Query() string { return m.input.Value() }
 // list.
 func (m *Model) Complete() bool { return m.complete }
 
-// Rows returns the ids of the rows shown, in order.
+// Rows returns the ids of the rows shown, in order (see Settled).
 func (m *Model) Rows() []string {
 	ids := make([]string, len(m.filter.shown))
 	for i, s := range m.filter.shown {
@@ -175,6 +176,8 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		}
 	case pageMsg:
 		return m, m.handlePage(msg)
+	case rankMsg:
+		return m, m.handleRank(msg)
 	case retryMsg:
 		return m, m.handleRetry(msg)
 	case openMsg:
@@ -230,7 +233,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	default:
 		return m.edit(msg)
 	}
-	return nil
+	return m.widen()
 }
 
 // edit hands msg to the filter and filters again when its text changed.
@@ -239,7 +242,8 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	if m.input.Value() != before {
-		m.refilter(true)
+		m.filter.k = rankWindow
+		return tea.Batch(cmd, m.refilter())
 	}
 	return cmd
 }

@@ -56,6 +56,10 @@ func (m *Model) openFocused() tea.Cmd {
 		m.note, m.noteBad = "There is no finished list to open from; press Ctrl-R to read the sessions again.", true
 		return nil
 	}
+	if !m.Settled() {
+		m.filter.openWaits = true // for the ranking of the query typed
+		return nil
+	}
 	r, ok := m.focused()
 	if !ok {
 		return tui.Accept(nil)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
@@ -75,6 +76,7 @@ func TestProvisionalRowsThenCompletion(t *testing.T) {
 	fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), last)
 	h := start(t, fake, 80, 24)
 	f := h.WaitText("reading histories…", "rows are provisional until complete", "3 so far")
+	f = h.filtered("")
 	if s := st(f); s.complete || !slices.Equal(s.rows, []string{"s-parser", "s-tree", "s-legacy"}) {
 		t.Fatalf("provisional state %+v, want the first page's rows newest first", s)
 	}
@@ -201,7 +203,7 @@ func TestFilterHighlightsTitles(t *testing.T) {
 	h := start(t, fake, 80, 24)
 	h.complete()
 	h.Type("pars")
-	f := h.Wait("the filter", func(f pagetest.Frame) bool { return st(f).query == "pars" })
+	f := h.filtered("pars")
 	if got := st(f).rows; len(got) == 0 || got[0] != "s-parser" {
 		t.Fatalf("rows %q, want s-parser first", got)
 	}
@@ -216,7 +218,9 @@ func TestEnterOpensExactlyAndEndsWithTheID(t *testing.T) {
 	h := start(t, fake, 80, 24)
 	h.complete()
 	h.Type("tree")
-	h.Wait("the filter", func(f pagetest.Frame) bool { return st(f).focused == "s-tree" })
+	if f := h.filtered("tree"); st(f).focused != "s-tree" {
+		t.Fatalf("focused %q, want s-tree", st(f).focused)
+	}
 	h.Press(tea.KeyEnter)
 	out := h.Outcome()
 	if out.Cancelled || !slices.Equal(out.Items, []string{"s-tree"}) {
@@ -294,7 +298,7 @@ func TestTypingWhileAPageIsOnItsWay(t *testing.T) {
 	h := start(t, fake, 80, 24)
 	h.WaitText("reading a long record…")
 	h.Type("fix")
-	f := h.Wait("the filter", func(f pagetest.Frame) bool { return st(f).query == "fix" })
+	f := h.filtered("fix")
 	if got := st(f).rows; !slices.Equal(got, []string{"s-parser"}) {
 		t.Fatalf("rows %q", got)
 	}
@@ -310,9 +314,75 @@ func TestGoldenViews(t *testing.T) {
 			h := start(t, fake, size.w, size.h)
 			h.complete()
 			h.Type("re")
-			f := h.Wait("the filter", func(f pagetest.Frame) bool { return st(f).query == "re" })
+			f := h.filtered("re")
 			pagetest.CheckFits(t, f.View, size.w, size.h)
 			golden.RequireEqual(t, pagetest.Golden(f.View))
 		})
 	}
+}
+
+func TestEnterRightAfterTypingOpensTheBestMatchOfWhatWasTyped(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("tree")
+	h.Press(tea.KeyEnter)
+	if out := h.Outcome(); !slices.Equal(out.Items, []string{"s-tree"}) {
+		t.Fatalf("outcome %+v, want the best match of the typed filter", out)
+	}
+}
+
+func TestALateReplyOfAnAbandonedScanIsDropped(t *testing.T) {
+	late, answered := make(chan struct{}), make(chan struct{})
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	fake.SetDiscover(func(ctx context.Context, n int, cursor *string) (wire.DiscoverResult, error) {
+		if n == 1 { // answers after it was abandoned, ignoring its context
+			defer close(answered)
+			<-late
+			return bridgetest.Page([]wire.SessionRow{row("s-stale", "From the abandoned scan", 0)}, "", "", wire.SessionNotices{}), nil
+		}
+		return bridgetest.Page(fixture, "", "", wire.SessionNotices{}), nil
+	})
+	h := start(t, fake, 80, 24)
+	h.WaitText("looking for sessions…")
+	h.Press('r', tea.ModCtrl) // abandons scan 1
+	h.complete()
+	close(late)
+	<-answered
+	frames := 0
+	f := h.Wait("a few frames after scan 1's answer", func(pagetest.Frame) bool { frames++; return frames > 20 })
+	if slices.Contains(st(f).rows, "s-stale") || len(st(f).rows) != len(fixture) {
+		t.Fatalf("rows %q: the abandoned scan's reply was shown", st(f).rows)
+	}
+}
+
+func TestInvalidationIsNotASessionsConcern(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	gen := fake.Invalidate()
+	h.WaitText(fmt.Sprintf("gen %d", gen))
+	h.complete()
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 1 {
+		t.Fatalf("%d discover calls: project_files.invalidated restarted discovery", n)
+	}
+}
+
+func TestTheRankedWindowWidensWhenScrolling(t *testing.T) {
+	rows := make([]wire.SessionRow, 450)
+	for i := range rows {
+		rows[i] = row(fmt.Sprintf("s%03d", i), fmt.Sprintf("session number %d", i), time.Duration(i)*time.Minute)
+	}
+	fake := bridgetest.New(bridgetest.Options{Sessions: rows})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("num")
+	if f := h.filtered("num"); len(st(f).rows) != 200 {
+		t.Fatalf("%d rows ranked at first, want the window of 200", len(st(f).rows))
+	}
+	h.WaitText("450/450")
+	for range 25 {
+		h.Press(tea.KeyPgDown)
+	}
+	h.Wait("every match ranked", func(f pagetest.Frame) bool { return len(st(f).rows) == 450 && st(f).settled })
 }
