@@ -156,12 +156,15 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		return m, m.handleSelected(msg)
 	case bridge.RestartedMsg:
 		m.down = false
+		m.keys.Restart.SetEnabled(true)
 		m.abandonAll("The backend was restarted")
 		if m.shown {
 			return m, m.startLoad()
 		}
 	case bridge.DownMsg:
+		// The root's R restarts a dead child; help lists it once.
 		m.down = true
+		m.keys.Restart.SetEnabled(false)
 		m.abandonAll("The backend stopped")
 	}
 	return m, nil

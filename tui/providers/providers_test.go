@@ -3,9 +3,11 @@ package providers_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -260,4 +262,32 @@ func TestGoldenViews(t *testing.T) {
 			golden.RequireEqual(t, pagetest.Golden(f.View))
 		})
 	}
+}
+
+func TestNoColorKeepsEveryDistinction(t *testing.T) {
+	h := start(t, newFake(), 100, 12) // no short help line: its colours are the root's
+	h.loaded()
+	h.TM.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+	f := h.Wait("a colourless frame", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "38;") })
+	if strings.Contains(f.View, "48;") || !strings.Contains(f.View, "\x1b[7m") {
+		t.Fatalf("without colour the focused row must be reversed, with no colour at all:\n%q", f.View)
+	}
+}
+
+func TestADeadBackendIsSaidAndRRestartsIt(t *testing.T) {
+	fake := newFake()
+	fake.SetRefresh(func(ctx context.Context, n int, p string) (wire.RefreshResult, error) {
+		<-ctx.Done()
+		return wire.RefreshResult{}, ctx.Err()
+	})
+	h := start(t, fake, 120, 24)
+	h.loaded()
+	h.Type("r")
+	h.WaitText("refreshing local")
+	fake.Crash()
+	h.WaitText("The backend stopped, so the refresh of local was abandoned.", "● down")
+	h.Type("R") // the root's R, the page's is off while the child is down
+	h.Wait("the restart", func(f pagetest.Frame) bool {
+		return fake.Calls("restart") == 1 && fake.Calls(wire.MethodModelCatalogStatus) == 2 && !st(f).busy
+	})
 }

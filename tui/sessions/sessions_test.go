@@ -3,6 +3,7 @@ package sessions_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -385,4 +387,22 @@ func TestTheRankedWindowWidensWhenScrolling(t *testing.T) {
 		h.Press(tea.KeyPgDown)
 	}
 	h.Wait("every match ranked", func(f pagetest.Frame) bool { return len(st(f).rows) == 450 && st(f).settled })
+}
+
+func TestNoColorKeepsTheHighlightAndTheFocus(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 12) // no short help line: its colours are the root's
+	h.complete()
+	h.Type("pars")
+	h.filtered("pars")
+	h.TM.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+	f := h.Wait("a colourless frame", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "38;") })
+	m := regexp.MustCompile(`\x1b\[([0-9;]*)mpars`).FindStringSubmatch(f.View)
+	attrs := ""
+	if m != nil {
+		attrs = ";" + m[1] + ";"
+	}
+	if strings.Contains(f.View, "48;") || !strings.Contains(attrs, ";1;") || !strings.Contains(attrs, ";4;") || !strings.Contains(attrs, ";7;") {
+		t.Fatalf("without colour the match must be bold and underlined on a reversed row:\n%q", f.View)
+	}
 }
