@@ -397,9 +397,8 @@ func TestNoColorKeepsTheHighlightAndTheFocus(t *testing.T) {
 	h.filtered("pars")
 	h.TM.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
 	f := h.Wait("a colourless frame", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "38;") })
-	m := regexp.MustCompile(`\x1b\[([0-9;]*)mpars`).FindStringSubmatch(f.View)
-	attrs := ""
-	if m != nil {
+	attrs := "" // of the match in the focused row
+	for _, m := range regexp.MustCompile(`\x1b\[([0-9;]*)mpars\x1b\[m\x1b\[7mer's`).FindAllStringSubmatch(f.View, -1) {
 		attrs = ";" + m[1] + ";"
 	}
 	if strings.Contains(f.View, "48;") || !strings.Contains(attrs, ";1;") || !strings.Contains(attrs, ";4;") || !strings.Contains(attrs, ";7;") {
