@@ -291,3 +291,14 @@ func TestADeadBackendIsSaidAndRRestartsIt(t *testing.T) {
 		return fake.Calls("restart") == 1 && fake.Calls(wire.MethodModelCatalogStatus) == 2 && !st(f).busy
 	})
 }
+
+func TestTinyTerminals(t *testing.T) {
+	h := start(t, newFake(), 80, 24)
+	h.loaded()
+	h.Press(tea.KeyTab)
+	for _, w := range []int{1, 5, 20, 40} {
+		h.TM.Send(tea.WindowSizeMsg{Width: w, Height: 3})
+		f := h.Wait("a tiny size", func(f pagetest.Frame) bool { return strings.Count(f.View, "\n") == 2 })
+		pagetest.CheckFits(t, f.View, w, 3)
+	}
+}

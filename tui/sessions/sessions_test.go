@@ -405,3 +405,15 @@ func TestNoColorKeepsTheHighlightAndTheFocus(t *testing.T) {
 		t.Fatalf("without colour the match must be bold and underlined on a reversed row:\n%q", f.View)
 	}
 }
+
+func TestTinyTerminals(t *testing.T) {
+	fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), answer{hold: make(chan struct{})})
+	h := start(t, fake, 80, 24)
+	h.WaitText("reading histories…")
+	h.Type("re")
+	for _, w := range []int{1, 5, 20, 40} {
+		h.TM.Send(tea.WindowSizeMsg{Width: w, Height: 3})
+		f := h.Wait("a tiny size", func(f pagetest.Frame) bool { return strings.Count(f.View, "\n") == 2 })
+		pagetest.CheckFits(t, f.View, w, 3)
+	}
+}
