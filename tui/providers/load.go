@@ -59,9 +59,10 @@ var errDown = errors.New("the backend is not running; press R to restart it")
 // startLoad abandons any read in flight and reads status and catalog,
 // every page of both.
 func (m *Model) startLoad() tea.Cmd {
+	then := m.load.then // a refresh's outcome still waits for a read
 	m.load.abandon()
 	ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
-	m.load = loadState{seq: m.load.seq + 1, running: true, cancel: cancel}
+	m.load = loadState{seq: m.load.seq + 1, running: true, cancel: cancel, then: then}
 	b, seq := m.backend, m.load.seq
 	status := bridge.Negotiated(b, wire.MethodModelCatalogStatus)
 	choices := bridge.Negotiated(b, wire.MethodModelCatalog)
