@@ -83,7 +83,8 @@ func RestartBackend() tea.Cmd {
 	return func() tea.Msg { return RestartMsg{} }
 }
 
-// Placeholder is a page that is not built yet: it says so.
+// Placeholder is a page that only shows a sentence (tests put it beside
+// the page they drive).
 type Placeholder struct {
 	title, text   string
 	width, height int

@@ -33,8 +33,10 @@ func (f Frame) Plain() string { return ansi.Strip(f.View) }
 
 // Harness runs a program.
 type Harness struct {
-	t    testing.TB
-	TM   *teatest.TestModel
+	t testing.TB
+	// TM is the running program (send it messages, read its end).
+	TM *teatest.TestModel
+	// Fake is the scripted backend the pages call.
 	Fake *bridgetest.Fake
 
 	probe func() any
