@@ -69,6 +69,7 @@ type Model struct {
 	child   uint64
 	state   State
 	gen     int64
+	trust   string // the workspace's trust state, from initialize
 	lastErr string
 	outcome Outcome
 }
@@ -85,6 +86,7 @@ func New(opts Options) Model {
 		child:   opts.Backend.Child(),
 		state:   StateReady,
 		gen:     opts.Backend.Init().Workspace.Generation,
+		trust:   opts.Backend.Init().Workspace.Trust,
 		outcome: Outcome{Cancelled: true},
 	}
 	m.restyle()
@@ -264,6 +266,7 @@ func (m Model) handleRestarted(msg bridge.RestartedMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.state, m.child, m.gen = StateReady, msg.Child, msg.Init.Workspace.Generation
+	m.trust = msg.Init.Workspace.Trust
 	m.lastErr = ""
 	m.restyle()
 	return m.broadcast(msg)
@@ -345,6 +348,11 @@ func (m Model) statusLine() string {
 	}
 	if m.state != StateDown {
 		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))
+	}
+	if m.trust == wire.TrustUntrusted && m.state != StateDown {
+		// The project's .scout/config.toml exists but is not applied: say
+		// how to adopt it (scout never trusts on its own).
+		parts = append(parts, m.styles.Dim.Render("project config not trusted (scout trust)"))
 	}
 	if s := m.pages[m.active].Status(); s != "" {
 		parts = append(parts, s)

@@ -29,7 +29,12 @@ type rootHarness struct {
 
 func startRoot(t *testing.T) *rootHarness {
 	t.Helper()
-	fake := bridgetest.New(bridgetest.Options{Files: []string{"a.go"}})
+	return startRootWith(t, bridgetest.Options{Files: []string{"a.go"}})
+}
+
+func startRootWith(t *testing.T, opts bridgetest.Options) *rootHarness {
+	t.Helper()
+	fake := bridgetest.New(opts)
 	h := &rootHarness{t: t, fake: fake}
 	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{
 		tui.NewPlaceholder("Files", "files page"),
@@ -154,4 +159,16 @@ func TestHelpScrollsOnASmallTerminal(t *testing.T) {
 	}
 	h.waitText("esc")
 	h.wait("the top line gone", func(v, _ string) bool { return !strings.Contains(v, "alt+1-3") })
+}
+
+func TestUntrustedProjectConfigIsShown(t *testing.T) {
+	h := startRootWith(t, bridgetest.Options{Files: []string{"a.go"}, Trust: wire.TrustUntrusted})
+	h.wait("the untrusted notice", func(view, _ string) bool { return strings.Contains(view, "scout trust") })
+	plain := startRoot(t)
+	plain.wait("the status line", func(view, _ string) bool { return strings.Contains(view, "gen 1") })
+	plain.mu.Lock()
+	defer plain.mu.Unlock()
+	if strings.Contains(plain.view, "scout trust") {
+		t.Fatal("the trust notice is shown without a project configuration")
+	}
 }

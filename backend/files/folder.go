@@ -134,11 +134,11 @@ func (f *Folder) Close() {
 // is scanned again (rarely) when too many candidates are left out.
 // It returns ctx's error when ctx ends first.
 func (f *Folder) Page(ctx context.Context, after *Key, limit int) ([]Item, bool, error) {
-	return f.page(ctx, after, limit, 0)
+	return f.page(ctx, after, limit, -1)
 }
 
-// page is Page with an examine budget: budget > 0 stops at more than budget
-// names and reports errOverBudget.
+// page is Page with an examine budget: budget >= 0 stops at more than
+// budget names and reports errOverBudget; -1 is no budget.
 func (f *Folder) page(ctx context.Context, after *Key, limit, budget int) ([]Item, bool, error) {
 	if f.dir == nil || limit <= 0 {
 		return nil, false, nil
@@ -181,7 +181,7 @@ func (f *Folder) candidates(ctx context.Context, after *Key, n, budget int) ([]K
 	f.examined = 0
 	err := f.dir.Scan(func(name []byte, typ fs.FileMode) bool {
 		f.examined++
-		if budget > 0 && f.examined > budget {
+		if budget >= 0 && f.examined > budget {
 			return false
 		}
 		if f.examined%checkEvery == 0 && ctx.Err() != nil {
@@ -207,7 +207,7 @@ func (f *Folder) candidates(ctx context.Context, after *Key, n, budget int) ([]K
 	if err != nil {
 		return nil, false, err
 	}
-	if budget > 0 && f.examined > budget {
+	if budget >= 0 && f.examined > budget {
 		return nil, false, errOverBudget
 	}
 	if len(keys) > n {

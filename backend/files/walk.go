@@ -29,21 +29,22 @@ type pendingDir struct {
 	depth  int           // of the directory itself; the start folder is 0
 }
 
-// Walk lists the folder rel with project.files's bounds (lim): entries
-// are selected breadth-first, every folder read in full and in listing
-// order before any of its entries is selected; a folder with more names
-// than the examine budget still left contributes nothing and ends the
-// walk; directories at lim.MaxDepth below rel are listed, never expanded.
-// Without recursive only rel itself is read, and its subdirectories are
-// not counted as unexpanded. Truncated says that a bound (or the end of
-// ctx, the deadline) left something out. Only servable entries are
-// selected (see Folder.Page). Errors are those of OpenFolder for rel.
+// Walk lists the folder f with project.files's bounds (lim): entries are
+// selected breadth-first, every folder read in full and in listing order
+// before any of its entries is selected; a folder with more names than
+// the examine budget still left contributes nothing and ends the walk;
+// directories at lim.MaxDepth below f are listed, never expanded. Without
+// recursive only f itself is read, and its subdirectories are not counted
+// as unexpanded. Truncated says that a bound (or the end of ctx, the
+// deadline) left something out. Only servable entries are selected (see
+// Folder.Page); a subfolder that vanished or cannot be read since it was
+// listed has no entries.
 func Walk(ctx context.Context, f *Folder, lim Limits, recursive bool) WalkResult {
 	var res WalkResult
 	queue := []pendingDir{{path: f.path}}
 	examined := 0
 	for i := 0; i < len(queue); i++ {
-		if ctx.Err() != nil || len(res.Entries) >= lim.MaxEntries || examined >= lim.MaxExamined {
+		if ctx.Err() != nil || len(res.Entries) >= lim.MaxEntries {
 			res.Truncated = true
 			break
 		}

@@ -76,3 +76,18 @@ func TestWalkDeadline(t *testing.T) {
 		t.Errorf("an ended context: %d entries, truncated %v", len(res.Entries), res.Truncated)
 	}
 }
+
+func TestWalkExactBudget(t *testing.T) {
+	dir := makefs.MustMake(t, "a/", "b")
+	// The root's two names spend the budget exactly; a is empty.
+	got, truncated := walkPaths(t, dir, "", Limits{MaxEntries: 10, MaxDepth: 12, MaxExamined: 2}, true)
+	if !slices.Equal(got, []string{"a/", "b"}) || truncated {
+		t.Errorf("%q truncated %v", got, truncated)
+	}
+	if err := makefs.Make(dir, "a/c"); err != nil {
+		t.Fatal(err)
+	}
+	if got, truncated := walkPaths(t, dir, "", Limits{MaxEntries: 10, MaxDepth: 12, MaxExamined: 2}, true); !slices.Equal(got, []string{"a/", "b"}) || !truncated {
+		t.Errorf("one name over: %q truncated %v", got, truncated)
+	}
+}

@@ -33,7 +33,7 @@ func newRootCmd() *cobra.Command {
 		RunE:          func(cmd *cobra.Command, _ []string) error { return runFiles(cmd, f) },
 	}
 	f.register(root)
-	root.AddCommand(newFilesCmd(), newSessionsCmd(), newProvidersCmd(), newFilterCmd(), newBackendCmd(), newVersionCmd())
+	root.AddCommand(newFilesCmd(), newSessionsCmd(), newProvidersCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newVersionCmd())
 	return root
 }
 

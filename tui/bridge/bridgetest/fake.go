@@ -8,6 +8,7 @@
 package bridgetest
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -32,6 +33,8 @@ type Options struct {
 	Truncated bool
 	// Preview offers project.list and project.read.
 	Preview bool
+	// Trust is initialize's workspace.trust ("no_local_config" when empty).
+	Trust string
 
 	// Sessions are the rows session.discover finds, served in pages of
 	// SessionPage rows (all in one page when 0).
@@ -198,7 +201,7 @@ func (f *Fake) Init() wire.InitializeResult {
 		Capabilities:    caps,
 		Negotiated:      caps,
 		Limits:          wire.DefaultLimits,
-		Workspace:       wire.Workspace{Generation: f.gen, Trust: wire.TrustNoLocalConfig},
+		Workspace:       wire.Workspace{Generation: f.gen, Trust: cmp.Or(f.opts.Trust, wire.TrustNoLocalConfig)},
 	}
 }
 

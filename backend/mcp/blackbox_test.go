@@ -1,0 +1,385 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/scoutdev/scout/backend/mcp"
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/asuser"
+	"github.com/scoutdev/scout/internal/makefs"
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+// Black-box tests: the SDK's client runs the real `scout mcp` over a
+// command transport.
+
+// connect starts `scout mcp` in dir and completes the MCP handshake.
+func connect(t *testing.T, dir string, env ...string) *sdk.ClientSession {
+	t.Helper()
+	return connectCmd(t, exec.Command(scouttest.Binary(t), "mcp"), dir, env...)
+}
+
+// connectCmd is connect with a prepared command (an unprivileged one).
+func connectCmd(t *testing.T, cmd *exec.Cmd, dir string, env ...string) *sdk.ClientSession {
+	t.Helper()
+	cmd.Dir = dir
+	cmd.Env = append(scouttest.Environ(), env...)
+	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "SCOUT_HOME=") }) {
+		cmd.Env = append(cmd.Env, "SCOUT_HOME="+filepath.Join(t.TempDir(), "home"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	t.Cleanup(cancel)
+	client := sdk.NewClient(&sdk.Implementation{Name: "scout-test", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("MCP handshake: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and returns its result.
+func call(t *testing.T, cs *sdk.ClientSession, tool string, args any) *sdk.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: protocol error %v", tool, args, err)
+	}
+	return res
+}
+
+// structured decodes a successful result's structured content into v.
+func structured(t *testing.T, res *sdk.CallToolResult, v any) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", text(res))
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func text(res *sdk.CallToolResult) string {
+	var out []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			out = append(out, tc.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// raw is the whole result as JSON, for comparing two answers.
+func raw(t *testing.T, res *sdk.CallToolResult) string {
+	t.Helper()
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func list(t *testing.T, cs *sdk.ClientSession, args map[string]any) mcp.ListResult {
+	t.Helper()
+	var r mcp.ListResult
+	structured(t, call(t, cs, mcp.ToolList, args), &r)
+	if r.Count != len(r.Entries) || !slices.IsSortedFunc(r.Entries, func(a, b mcp.ListEntry) int { return strings.Compare(a.Path, b.Path) }) {
+		t.Errorf("count %d for %d entries, or not sorted by path", r.Count, len(r.Entries))
+	}
+	return r
+}
+
+func paths(r mcp.ListResult) []string {
+	var out []string
+	for _, e := range r.Entries {
+		p := e.Path
+		if e.Type == "directory" {
+			p += "/"
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+var fixture = []string{
+	"README.md << # demo\n", "src/main.go << package main\n", "src/lib/util.go << package lib\n",
+	"src/.env << SECRET=1\n", ".env << SECRET=2\n", "id_rsa << key", "notes.pem << pem",
+	"dist/bundle.js << x", "src/dist/y.js << y", "node_modules/left-pad/index.js << z", ".git/config << [core]",
+	".gitignore << *.log\nbuild/\n", "debug.log << log", "build/out.o << o",
+	"link-file => README.md", "link-dir => src", "link-out => /etc", "fifo|",
+	"bin.dat << \x00\x01\x02", "dir-with-dash/", "dir-with-dash/a.txt << a", "dir.with.dot << f",
+	".scout/config.toml << [files]\ndeny = [\"private/**\"]\n", "private/plan.txt << secret plan",
+}
+
+func TestHandshakeAndTools(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, makefs.MustMake(t, fixture...))
+	if got := cs.InitializeResult().ServerInfo; got.Name != "scout" || got.Version == "" {
+		t.Errorf("server info %+v", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	defer cancel()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := map[string][]string{}
+	for _, tool := range tools.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		var sch struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		if err := json.Unmarshal(b, &sch); err != nil || sch.Type != "object" {
+			t.Errorf("%s: input schema %s", tool.Name, b)
+		}
+		for p := range sch.Properties {
+			props[tool.Name] = append(props[tool.Name], p)
+		}
+		slices.Sort(props[tool.Name])
+		if tool.Name == mcp.ToolRead && !slices.Equal(sch.Required, []string{"path"}) {
+			t.Errorf("read requires %v", sch.Required)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s has no output schema", tool.Name)
+		}
+	}
+	want := map[string][]string{mcp.ToolList: {"dir", "recursive"}, mcp.ToolRead: {"endLine", "path", "startLine"}}
+	if len(props) != 2 || !slices.Equal(props[mcp.ToolList], want[mcp.ToolList]) || !slices.Equal(props[mcp.ToolRead], want[mcp.ToolRead]) {
+		t.Errorf("tools and their input properties: %v", props)
+	}
+}
+
+func TestList(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, makefs.MustMake(t, fixture...))
+	flat := list(t, cs, nil)
+	wantFlat := []string{".gitignore", ".scout/", "README.md", "bin.dat", "dir-with-dash/", "dir.with.dot", "private/", "src/"}
+	if flat.Dir != "." || !slices.Equal(paths(flat), wantFlat) || flat.Truncated {
+		t.Errorf("flat root: dir %q %q truncated %v", flat.Dir, paths(flat), flat.Truncated)
+	}
+	for _, dir := range []any{"", ".", "./"} {
+		if r := list(t, cs, map[string]any{"dir": dir}); r.Dir != "." || !slices.Equal(paths(r), wantFlat) {
+			t.Errorf("dir %q: %q %q", dir, r.Dir, paths(r))
+		}
+	}
+	sub := list(t, cs, map[string]any{"dir": "src/"})
+	if sub.Dir != "src" || !slices.Equal(paths(sub), []string{"src/lib/", "src/main.go"}) {
+		t.Errorf("src/: %q %q", sub.Dir, paths(sub))
+	}
+	rec := list(t, cs, map[string]any{"recursive": true})
+	wantRec := []string{".gitignore", ".scout/", ".scout/config.toml", "README.md", "bin.dat", "dir-with-dash/",
+		"dir-with-dash/a.txt", "dir.with.dot", "private/", "private/plan.txt", "src/", "src/lib/", "src/lib/util.go", "src/main.go"}
+	if !slices.Equal(paths(rec), wantRec) || rec.Truncated || rec.Count != len(wantRec) {
+		t.Errorf("recursive: %q truncated %v", paths(rec), rec.Truncated)
+	}
+	for _, e := range rec.Entries {
+		if (e.Type != "directory" && e.Type != "file") || (e.Type == "directory" && e.Size != 0) {
+			t.Errorf("entry %+v", e)
+		}
+		if e.Path == "README.md" && e.Size != int64(len("# demo\n")) {
+			t.Errorf("README.md size %d", e.Size)
+		}
+	}
+}
+
+func TestListIsBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for d := range 12 {
+		sub := filepath.Join(dir, fmt.Sprintf("d%02d", d))
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range 1000 {
+			if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%04d", f)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cs := connect(t, dir)
+	r := list(t, cs, map[string]any{"recursive": true})
+	// Breadth first: the 12 folders, then 9,988 files in folder order.
+	if r.Count != wire.DefaultFilesExtension.MaxEntries || !r.Truncated {
+		t.Fatalf("%d entries, truncated %v", r.Count, r.Truncated)
+	}
+	if p := paths(r); !slices.Contains(p, "d11/") || !slices.Contains(p, "d09/f0987") || slices.Contains(p, "d09/f0988") {
+		t.Errorf("not the breadth-first selection: ... %q", p[len(p)-3:])
+	}
+	if flat := list(t, cs, map[string]any{"dir": "d03"}); flat.Count != 1000 || flat.Truncated {
+		t.Errorf("flat: %d entries, truncated %v", flat.Count, flat.Truncated)
+	}
+}
+
+func TestRead(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, fixture...)
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&b, "line %04d %s\n", i, strings.Repeat("-", 90)) // 101 bytes a line
+	}
+	big := b.String()
+	must(t, os.WriteFile(filepath.Join(dir, "big.txt"), []byte(big), 0o644))
+	cs := connect(t, dir)
+	read := func(args map[string]any) mcp.ReadResult {
+		t.Helper()
+		var r mcp.ReadResult
+		structured(t, call(t, cs, mcp.ToolRead, args), &r)
+		if r.Bytes != len(r.Content) {
+			t.Errorf("bytes %d for %d bytes of content", r.Bytes, len(r.Content))
+		}
+		return r
+	}
+	if r := read(map[string]any{"path": "./src//main.go"}); r.Path != "src/main.go" || r.Content != "package main\n" || r.TotalLines != 1 || r.ReturnedLines != 1 || r.Truncated {
+		t.Errorf("main.go: %+v", r)
+	}
+	r := read(map[string]any{"path": "big.txt", "startLine": 10, "endLine": 12})
+	if r.Content != big[9*101:12*101] || r.ReturnedLines != 3 || r.TotalLines != 3000 || r.Truncated {
+		t.Errorf("lines 10..12: %+v", r)
+	}
+	r = read(map[string]any{"path": "big.txt"}) // 303,000 bytes
+	cut := len(big) - 204800
+	want := big[:102400] + fmt.Sprintf("…[%d bytes truncated]…", cut) + big[len(big)-102400:]
+	if r.Content != want || !r.Truncated || r.ReturnedLines != 3000 {
+		t.Errorf("whole big.txt: truncated %v, %d bytes", r.Truncated, r.Bytes)
+	}
+	r = read(map[string]any{"path": "big.txt", "startLine": 1001, "endLine": 3000}) // 202,000 bytes
+	if r.Content != big[1000*101:] || r.Truncated {
+		t.Errorf("slice under the cap: truncated %v, %d bytes", r.Truncated, r.Bytes)
+	}
+}
+
+// TestRefusalsAreIdentical: every path the policy does not show gets the
+// same answer, byte for byte, from both tools; the trusted project
+// configuration's deny glob counts.
+func TestRefusalsAreIdentical(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, fixture...)
+	home := filepath.Join(t.TempDir(), "home")
+	trust(t, dir, home)
+	cs := connect(t, dir, "SCOUT_HOME="+home)
+	outside := filepath.Join(filepath.Dir(dir), "outside.txt")
+	must(t, os.WriteFile(outside, []byte("outside"), 0o644))
+	hiddenPaths := []string{
+		"../outside.txt", "../" + filepath.Base(dir) + "/README.md", "src/../../outside.txt", "..", outside, "/etc/passwd", dir + "/README.md",
+		"link-file", "link-dir/main.go", "link-out/passwd", "fifo", ".env", "src/.env", "id_rsa", "notes.pem",
+		"dist/bundle.js", "src/dist/y.js", "node_modules/left-pad/index.js", ".git/config", "debug.log", "build/out.o",
+		"private/plan.txt", "missing.txt", "src/missing/x.go", "README.md/x", "bad\nname", "a\\b",
+	}
+	var first string
+	for _, p := range hiddenPaths {
+		res := call(t, cs, mcp.ToolRead, map[string]any{"path": p})
+		got := raw(t, res)
+		if !res.IsError || text(res) != "no such file or directory" || res.StructuredContent != nil {
+			t.Errorf("read %q: %s", p, got)
+		}
+		if first == "" {
+			first = got
+		} else if got != first {
+			t.Errorf("read %q answered %s, not %s", p, got, first)
+		}
+		if lres := call(t, cs, mcp.ToolList, map[string]any{"dir": p}); raw(t, lres) != first {
+			t.Errorf("list %q answered %s, not %s", p, raw(t, lres), first)
+		}
+	}
+	for _, d := range []string{"../", "/", "link-dir", "dist", "node_modules", ".git", "private/../src", "build"} {
+		if lres := call(t, cs, mcp.ToolList, map[string]any{"dir": d}); raw(t, lres) != first {
+			t.Errorf("list %q answered %s", d, raw(t, lres))
+		}
+	}
+}
+
+// trust records the fixture's .scout/config.toml as trusted in home by
+// calling workspace.trust on a backend, as a user would.
+func trust(t *testing.T, dir, home string) {
+	t.Helper()
+	p := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + home}})
+	p.Initialize(wire.MethodWorkspaceTrust)
+	var tr wire.TrustResult
+	p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, &tr)
+	if tr.Trust != wire.TrustTrusted {
+		t.Fatalf("trust: %+v", tr)
+	}
+}
+
+func TestOtherFailuresNameTheProblem(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, makefs.MustMake(t, fixture...))
+	cases := []struct {
+		tool string
+		args any
+		want string
+	}{
+		{mcp.ToolRead, map[string]any{"path": "src"}, "is a directory"},
+		{mcp.ToolRead, map[string]any{"path": "."}, "is a directory"},
+		{mcp.ToolRead, map[string]any{"path": "bin.dat"}, "binary file"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 5}, "past the end"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 3, "endLine": 2}, "endLine is before startLine"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 0}, "startLine"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "endLine": -1}, "endLine"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": "one"}, "startLine"},
+		{mcp.ToolRead, map[string]any{"path": ""}, "path is empty"},
+		{mcp.ToolRead, map[string]any{}, "path"},
+		{mcp.ToolRead, map[string]any{"path": 7}, "path"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "extra": true}, "extra"},
+		{mcp.ToolList, map[string]any{"dir": "README.md"}, "not a directory"},
+		{mcp.ToolList, map[string]any{"recursive": "yes"}, "recursive"},
+		{mcp.ToolList, map[string]any{"path": "src"}, "path"},
+	}
+	for _, tc := range cases {
+		res := call(t, cs, tc.tool, tc.args)
+		if !res.IsError || !strings.Contains(text(res), tc.want) || text(res) == "no such file or directory" {
+			t.Errorf("%s %v: %s, want an error naming %q", tc.tool, tc.args, raw(t, res), tc.want)
+		}
+	}
+}
+
+// TestUnservableEntries: as uid 65534, an unreadable file and folder and
+// both links of a hard-linked file are neither listed nor read, with the
+// one hidden answer.
+func TestUnservableEntries(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "ok.txt << ok", "locked.txt << secret", "locked/ mode 0000", "locked/x << secret", "hard << secret")
+	must(t, os.Chmod(filepath.Join(dir, "locked.txt"), 0))
+	must(t, os.Link(filepath.Join(dir, "hard"), filepath.Join(dir, "hard2")))
+	asuser.Share(dir)
+	home := filepath.Join(t.TempDir(), "home")
+	asuser.Share(filepath.Dir(home))
+	cs := connectCmd(t, asuser.Command(t, scouttest.Binary(t), "mcp"), dir, "SCOUT_HOME="+home)
+	if r := list(t, cs, map[string]any{"recursive": true}); !slices.Equal(paths(r), []string{"ok.txt"}) {
+		t.Errorf("listed %q", paths(r))
+	}
+	missing := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "missing"}))
+	for _, p := range []string{"locked.txt", "locked/x", "hard", "hard2"} {
+		if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": p})); got != missing {
+			t.Errorf("read %q: %s", p, got)
+		}
+	}
+	if got := raw(t, call(t, cs, mcp.ToolList, map[string]any{"dir": "locked"})); got != missing {
+		t.Errorf("list locked: %s", got)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
