@@ -10,12 +10,14 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/scoutdev/scout/backend/fsguard"
 )
 
 // Clean returns s with every rune that could move the cursor, change the
 // terminal's state or reorder text replaced by U+FFFD: C0 controls (a tab
 // becomes a space), DEL, C1 controls and the bidirectional formatting
-// characters. The backend already removes them from titles; the frontend
+// characters (fsguard.UnsafeRune), and invalid UTF-8. The backend already removes them from titles; the frontend
 // never trusts that alone.
 func Clean(s string) string {
 	if !needsCleaning(s) {
@@ -44,15 +46,10 @@ func needsCleaning(s string) bool {
 	return false
 }
 
-func unsafe(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return r == utf8.RuneError
-}
+// unsafe is fsguard.UnsafeRune (the one definition of the characters
+// scout never shows, which the backend removes from titles and model
+// names) plus the replacement character of invalid UTF-8.
+func unsafe(r rune) bool { return fsguard.UnsafeRune(r) || r == utf8.RuneError }
 
 // Paint is a style reduced to the escape sequences around its text: rows
 // are drawn many times per frame, and lipgloss.Style.Render measures,
