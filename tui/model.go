@@ -1,6 +1,6 @@
 // Package tui is scout's Bubble Tea frontend: the root model with its tabs
-// (one Page per tab, each in its own package: tui/files, later
-// tui/sessions and tui/providers), the status line (backend state,
+// (one Page per tab, each in its own package: tui/files, tui/sessions and
+// tui/providers), the status line (backend state,
 // generation, the page's counts, the last error in plain words), help, and
 // the backend child's lifecycle (a dead child is reported and R restarts
 // it).
@@ -112,7 +112,18 @@ func (m Model) Init() tea.Cmd {
 	for _, p := range m.pages {
 		cmds = append(cmds, p.Init())
 	}
+	cmds = append(cmds, func() tea.Msg { return showMsg{} })
 	return tea.Batch(cmds...)
+}
+
+// showMsg makes the root tell the active page that it is shown.
+type showMsg struct{}
+
+// show tells the active page that it is shown (tui.ShownMsg).
+func (m Model) show() (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.pages[m.active], cmd = m.pages[m.active].Update(ShownMsg{})
+	return m, cmd
 }
 
 func (m *Model) restyle() {
@@ -155,6 +166,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.restart()
+	case showMsg:
+		return m.show()
 	}
 	return m.broadcast(msg)
 }
@@ -171,6 +184,11 @@ func (m Model) broadcast(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if c, ok := m.pages[m.active].(KeyCapturer); ok && !m.showHelp && c.CapturesKey(msg) {
+		var cmd tea.Cmd
+		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
+		return m, cmd
+	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
 		if m.showHelp && msg.String() == "esc" {
@@ -189,16 +207,17 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.restart()
 	case key.Matches(msg, m.keys.GoTo):
 		n := int(msg.Code - '1')
-		if n >= 0 && n < len(m.pages) {
-			m.active = n
+		if n < 0 || n >= len(m.pages) || n == m.active {
+			return m, nil
 		}
-		return m, nil
+		m.active = n
+		return m.show()
 	case key.Matches(msg, m.keys.Next):
 		m.active = (m.active + 1) % len(m.pages)
-		return m, nil
+		return m.show()
 	case key.Matches(msg, m.keys.Prev):
 		m.active = (m.active + len(m.pages) - 1) % len(m.pages)
-		return m, nil
+		return m.show()
 	}
 	if m.showHelp {
 		if hm, ok := m.handleHelpKey(msg); ok {
