@@ -1,6 +1,6 @@
 // Package tui is scout's Bubble Tea frontend: the root model with its tabs
-// (one Page per tab, each in its own package: tui/files, later
-// tui/sessions and tui/providers), the status line (backend state,
+// (one Page per tab, each in its own package: tui/files, tui/sessions and
+// tui/providers), the status line (backend state,
 // generation, the page's counts, the last error in plain words), help, and
 // the backend child's lifecycle (a dead child is reported and R restarts
 // it).
@@ -50,6 +50,10 @@ type Options struct {
 	Pages   []Page
 	// Active is the index of the tab shown first.
 	Active int
+	// Banner, when set, is a line shown under the tabs (`scout demo` says
+	// what it is and what to try there). Terminals shorter than
+	// bannerMinHeight keep that row for the page.
+	Banner string
 }
 
 // Model is the root model.
@@ -57,6 +61,7 @@ type Model struct {
 	backend bridge.Backend
 	pages   []Page
 	active  int
+	banner  string
 	keys    KeyMap
 	styles  Styles
 	help    help.Model
@@ -80,6 +85,7 @@ func New(opts Options) Model {
 		backend: opts.Backend,
 		pages:   opts.Pages,
 		active:  min(max(opts.Active, 0), len(opts.Pages)-1),
+		banner:  opts.Banner,
 		keys:    DefaultKeyMap(),
 		help:    help.New(),
 		isDark:  true,
@@ -106,7 +112,18 @@ func (m Model) Init() tea.Cmd {
 	for _, p := range m.pages {
 		cmds = append(cmds, p.Init())
 	}
+	cmds = append(cmds, func() tea.Msg { return showMsg{} })
 	return tea.Batch(cmds...)
+}
+
+// showMsg makes the root tell the active page that it is shown.
+type showMsg struct{}
+
+// show tells the active page that it is shown (tui.ShownMsg).
+func (m Model) show() (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.pages[m.active], cmd = m.pages[m.active].Update(ShownMsg{})
+	return m, cmd
 }
 
 func (m *Model) restyle() {
@@ -149,6 +166,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.restart()
+	case showMsg:
+		return m.show()
 	}
 	return m.broadcast(msg)
 }
@@ -165,6 +184,11 @@ func (m Model) broadcast(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if c, ok := m.pages[m.active].(KeyCapturer); ok && !m.showHelp && c.CapturesKey(msg) {
+		var cmd tea.Cmd
+		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
+		return m, cmd
+	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
 		if m.showHelp && msg.String() == "esc" {
@@ -183,16 +207,17 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.restart()
 	case key.Matches(msg, m.keys.GoTo):
 		n := int(msg.Code - '1')
-		if n >= 0 && n < len(m.pages) {
-			m.active = n
+		if n < 0 || n >= len(m.pages) || n == m.active {
+			return m, nil
 		}
-		return m, nil
+		m.active = n
+		return m.show()
 	case key.Matches(msg, m.keys.Next):
 		m.active = (m.active + 1) % len(m.pages)
-		return m, nil
+		return m.show()
 	case key.Matches(msg, m.keys.Prev):
 		m.active = (m.active + len(m.pages) - 1) % len(m.pages)
-		return m, nil
+		return m.show()
 	}
 	if m.showHelp {
 		if hm, ok := m.handleHelpKey(msg); ok {
@@ -263,13 +288,25 @@ func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {
 }
 
 // chrome is the rows the root draws around the page: the tab bar and the
-// status line, plus a line of short help on terminals tall enough for it.
+// status line, plus a line of short help and the banner on terminals tall
+// enough for them.
 func (m Model) chrome() int {
-	if m.height >= shortHelpMinHeight {
-		return 3
+	n := 2
+	if m.showsShortHelp() {
+		n++
 	}
-	return 2
+	if m.showsBanner() {
+		n++
+	}
+	return n
 }
+
+func (m Model) showsShortHelp() bool { return m.height >= shortHelpMinHeight }
+
+func (m Model) showsBanner() bool { return m.banner != "" && m.height >= bannerMinHeight }
+
+// bannerMinHeight is the height from which the banner is shown.
+const bannerMinHeight = 12
 
 // shortHelpMinHeight is the height from which a line of short help is
 // shown under the status line; shorter terminals keep every row for the
@@ -284,6 +321,12 @@ func (m Model) View() tea.View {
 	var b strings.Builder
 	b.WriteString(m.tabBar())
 	b.WriteByte('\n')
+	top := 1 // the page's first row
+	if m.showsBanner() {
+		b.WriteString(ansi.Truncate(m.styles.Banner.Render(m.banner), m.width, "…"))
+		b.WriteByte('\n')
+		top++
+	}
 	body := m.pages[m.active].View()
 	if m.showHelp {
 		body = m.helpView(m.width, m.pageHeight())
@@ -291,14 +334,14 @@ func (m Model) View() tea.View {
 	b.WriteString(fit(body, m.width, m.pageHeight()))
 	b.WriteByte('\n')
 	b.WriteString(m.statusLine())
-	if m.chrome() == 3 {
+	if m.showsShortHelp() {
 		b.WriteByte('\n')
 		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.width, "…"))
 	}
 	v := tea.NewView(b.String())
 	if c, ok := m.pages[m.active].(Cursorer); ok && !m.showHelp {
 		if x, y, ok := c.Cursor(); ok {
-			v.Cursor = tea.NewCursor(x, y+1) // below the tab bar
+			v.Cursor = tea.NewCursor(x, y+top) // below the tab bar (and banner)
 		}
 	}
 	v.AltScreen = true

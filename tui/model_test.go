@@ -161,6 +161,30 @@ func TestHelpScrollsOnASmallTerminal(t *testing.T) {
 	h.wait("the top line gone", func(v, _ string) bool { return !strings.Contains(v, "alt+1-3") })
 }
 
+func TestBannerLineUnderTheTabsOnTallTerminalsOnly(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: []string{"a.go"}})
+	defer fake.Close()
+	var m tea.Model = tui.New(tui.Options{Backend: fake, Banner: "DEMO banner", Pages: []tui.Page{
+		tui.NewPlaceholder("Files", "files page"),
+	}})
+	for _, tc := range []struct {
+		h      int
+		banner bool
+	}{{20, true}, {12, true}, {11, false}, {10, false}} {
+		m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: tc.h})
+		lines := strings.Split(ansi.Strip(m.(tui.Model).View().Content), "\n")
+		if len(lines) != tc.h {
+			t.Fatalf("height %d: the view has %d lines", tc.h, len(lines))
+		}
+		if got := lines[1] == "DEMO banner"; got != tc.banner {
+			t.Errorf("height %d: banner shown %v, want %v; lines %q", tc.h, got, tc.banner, lines)
+		}
+		if !strings.Contains(strings.Join(lines, "\n"), "files page") {
+			t.Errorf("height %d: the page is not shown: %q", tc.h, lines)
+		}
+	}
+}
+
 func TestUntrustedProjectConfigIsShown(t *testing.T) {
 	h := startRootWith(t, bridgetest.Options{Files: []string{"a.go"}, Trust: wire.TrustUntrusted})
 	h.wait("the untrusted notice", func(view, _ string) bool { return strings.Contains(view, "scout trust") })

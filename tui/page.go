@@ -14,8 +14,9 @@ import (
 // what is not its own), key presses and pastes only while it is the active
 // tab,
 // and a tea.WindowSizeMsg with the size of its own area. It also receives
-// the bridge's InvalidatedMsg, DownMsg and RestartedMsg. It reports to the
-// root with AcceptMsg and ErrMsg.
+// the bridge's InvalidatedMsg, DownMsg and RestartedMsg, and ShownMsg when
+// it becomes the active tab. It reports to the root with AcceptMsg, ErrMsg
+// and RestartMsg.
 type Page interface {
 	// Title is the tab's label.
 	Title() string
@@ -29,6 +30,20 @@ type Page interface {
 	Status() string
 	// Keys are the page's bindings, for help.
 	Keys() help.KeyMap
+}
+
+// ShownMsg tells a page that it became the active tab: at start for the
+// tab shown first, then on every switch to it. A page whose work is costly
+// and only of use when it is seen (session discovery reads every history)
+// starts that work on its first ShownMsg rather than in Init.
+type ShownMsg struct{}
+
+// KeyCapturer is implemented by a page that, at times, takes a key the
+// root would otherwise handle: the Providers page takes Esc while a
+// refresh runs, to cancel it instead of quitting. Help, when shown, still
+// comes first.
+type KeyCapturer interface {
+	CapturesKey(msg tea.KeyPressMsg) bool
 }
 
 // Cursorer is implemented by a page that places the terminal's cursor
@@ -68,7 +83,8 @@ func RestartBackend() tea.Cmd {
 	return func() tea.Msg { return RestartMsg{} }
 }
 
-// Placeholder is a page that is not built yet: it says so.
+// Placeholder is a page that only shows a sentence (tests put it beside
+// the page they drive).
 type Placeholder struct {
 	title, text   string
 	width, height int

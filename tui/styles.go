@@ -16,6 +16,7 @@ type Styles struct {
 	Status    lipgloss.Style
 	Dim       lipgloss.Style
 	Error     lipgloss.Style
+	Banner    lipgloss.Style
 	Help      help.Styles
 }
 
@@ -35,6 +36,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Status:    lipgloss.NewStyle(),
 		Dim:       lipgloss.NewStyle().Faint(true),
 		Error:     lipgloss.NewStyle().Foreground(errc).Bold(true),
+		Banner:    lipgloss.NewStyle().Foreground(warn).Bold(true),
 		Help:      help.DefaultStyles(isDark),
 	}
 	s.State = map[State]lipgloss.Style{
@@ -45,6 +47,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 	if noColor {
 		s.ActiveTab = s.ActiveTab.UnsetForeground().Reverse(true)
 		s.Error = s.Error.UnsetForeground()
+		s.Banner = s.Banner.UnsetForeground()
 	}
 	return s
 }

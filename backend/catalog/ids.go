@@ -3,6 +3,8 @@ package catalog
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/scoutdev/scout/backend/fsguard"
 )
 
 // Bounds of the strings a catalog holds. They keep every choice small enough
@@ -28,7 +30,7 @@ func ValidModelID(id string) bool {
 		return false
 	}
 	for _, r := range id {
-		if unsafeRune(r) || unicode.IsSpace(r) {
+		if fsguard.UnsafeRune(r) || unicode.IsSpace(r) {
 			return false
 		}
 	}
@@ -42,7 +44,7 @@ func validName(name string) bool {
 		return false
 	}
 	for _, r := range name {
-		if unsafeRune(r) {
+		if fsguard.UnsafeRune(r) {
 			return false
 		}
 	}
@@ -61,7 +63,7 @@ func cleanName(s string) string {
 		case unicode.IsSpace(r):
 			space = len(out) > 0
 			continue
-		case r == utf8.RuneError || unsafeRune(r):
+		case r == utf8.RuneError || fsguard.UnsafeRune(r):
 			continue
 		}
 		if space {
@@ -108,18 +110,4 @@ func validEfforts(list []string) bool {
 		}
 	}
 	return true
-}
-
-// unsafeRune reports control characters (C0, DEL, C1) and the bidirectional
-// formatting characters of PROTOCOL.md §4.2.
-func unsafeRune(r rune) bool {
-	switch {
-	case r < 0x20, r >= 0x7f && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }

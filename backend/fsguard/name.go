@@ -1,15 +1,17 @@
 package fsguard
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+	"unsafe"
+)
 
 // MaxNameBytes is the longest name SafeName accepts, in bytes.
 const MaxNameBytes = 255
 
 // SafeName reports whether name is one path component that may be shown,
 // stored and opened: valid UTF-8, 1..255 bytes, not "." or "..", and free of
-// C0 and C1 control characters, DEL, bidirectional formatting characters
-// (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), backslashes and
-// slashes (PROTOCOL §4.2; the slash because a name is one component).
+// the characters UnsafeRune reports, backslashes and slashes (PROTOCOL §4.2;
+// the slash because a name is one component).
 func SafeName(name string) bool {
 	if len(name) == 0 || len(name) > MaxNameBytes || name == "." || name == ".." {
 		return false
@@ -24,7 +26,7 @@ func SafeName(name string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(name[i:])
-		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
+		if r == utf8.RuneError && size == 1 || UnsafeRune(r) {
 			return false
 		}
 		i += size
@@ -32,43 +34,26 @@ func SafeName(name string) bool {
 	return true
 }
 
-// SafeNameBytes is SafeName for a byte slice, without allocating.
+// SafeNameBytes is SafeName for a byte slice, without allocating. The slice
+// is only read during the call.
 func SafeNameBytes(name []byte) bool {
-	if len(name) == 0 || len(name) > MaxNameBytes {
+	if len(name) == 0 {
 		return false
 	}
-	if name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.') {
-		return false
-	}
-	for i := 0; i < len(name); {
-		b := name[i]
-		if b < utf8.RuneSelf {
-			if b < 0x20 || b == 0x7f || b == '\\' || b == '/' {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(name[i:])
-		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
-			return false
-		}
-		i += size
-	}
-	return true
+	return SafeName(unsafe.String(&name[0], len(name)))
 }
 
-// unsafeRune reports the non-ASCII runes §4.2 forbids: C1 controls and the
-// bidirectional formatting characters.
-func unsafeRune(r rune) bool {
+// UnsafeRune reports the characters PROTOCOL.md §4.2 forbids in names and
+// that scout never shows anywhere (names, titles, model names): C0 and C1
+// control characters, DEL, and the bidirectional formatting characters
+// U+061C, U+200E, U+200F, U+202A..U+202E and U+2066..U+2069.
+func UnsafeRune(r rune) bool {
 	switch {
-	case r >= 0x80 && r <= 0x9f:
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		return true
 	case r == 0x061c, r == 0x200e, r == 0x200f:
 		return true
-	case r >= 0x202a && r <= 0x202e:
-		return true
-	case r >= 0x2066 && r <= 0x2069:
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return true
 	}
 	return false

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -197,7 +198,7 @@ func FuzzParseRecord(f *testing.F) {
 			}
 			var want []rune
 			for _, r := range text {
-				if !unsafeTitleRune(r) {
+				if !fsguard.UnsafeRune(r) {
 					want = append(want, r)
 				}
 			}

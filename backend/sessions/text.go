@@ -3,30 +3,17 @@ package sessions
 import (
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/scoutdev/scout/backend/fsguard"
 )
 
 // MaxTitleRunes is how many characters of the first user text make a title.
 // Runes, not bytes, so a title never ends in the middle of a character.
 const MaxTitleRunes = 80
 
-// unsafeTitleRune reports the characters removed from titles: C0 and C1
-// controls, DEL, and the bidirectional formatting characters (the same set
-// PROTOCOL.md §4 forbids in names).
-func unsafeTitleRune(r rune) bool {
-	switch {
-	case r < 0x20, r >= 0x7f && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
-
 // appendSanitized decodes the JSON string literal lit (already validated by
 // the record parser) rune by rune and appends it to dst without the
-// characters unsafeTitleRune rejects, stopping after maxRunes kept
+// characters fsguard.UnsafeRune reports, stopping after maxRunes kept
 // characters when maxRunes > 0 and before dst would exceed maxBytes. It
 // never materializes the whole string, so a title taken from the start of
 // an 8 MiB text costs no more than the title. It returns the extended
@@ -40,7 +27,7 @@ func appendSanitized(dst []byte, lit []byte, maxRunes, maxBytes int) ([]byte, in
 		}
 		r, size := nextRune(body[i:])
 		i += size
-		if unsafeTitleRune(r) {
+		if fsguard.UnsafeRune(r) {
 			continue
 		}
 		if len(dst)+utf8.RuneLen(r) > maxBytes {

@@ -339,6 +339,8 @@ func TestStartupAndUsageErrorsExit2(t *testing.T) {
 		{"filter without query", []string{"filter"}},
 		{"negative limit", []string{"filter", "--limit", "-1", "x"}},
 		{"no terminal", nil},
+		{"sessions without a terminal", []string{"sessions"}},
+		{"providers without a terminal", []string{"providers"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(bin, tc.args...)

@@ -16,6 +16,8 @@ import (
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/files"
+	"github.com/scoutdev/scout/tui/providers"
+	"github.com/scoutdev/scout/tui/sessions"
 )
 
 // Exit statuses of the pickers (DESIGN.md "Commands").
@@ -52,23 +54,37 @@ func newFilesCmd() *cobra.Command {
 // runFiles runs the picker on the Files tab, drawn on the terminal so
 // stdout carries only the chosen paths.
 func runFiles(cmd *cobra.Command, f pickFlags) error {
+	return runPicker(cmd, tabFiles, f)
+}
+
+// Tabs of the picker, in the order they are shown.
+const (
+	tabFiles = iota
+	tabSessions
+	tabProviders
+)
+
+// tabCapabilities are the capabilities a picker opened on a tab cannot do
+// without (besides bridge.Required); the other tabs' are negotiated when
+// offered.
+var tabCapabilities = [...][]string{tabFiles: nil, tabSessions: bridge.Sessions, tabProviders: bridge.Providers}
+
+// runPicker runs the picker with its three tabs, opened on tab, and
+// prints what it ended with: chosen paths, or a session's id.
+func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	in, out, err := tea.OpenTTY()
 	if err != nil {
 		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
 	}
 	defer in.Close()
 	defer out.Close()
-	client, stop, err := startBackend(bridge.Required, bridge.Optional)
+	client, stop, err := startBackend(bridge.Negotiation(tabCapabilities[tab]))
 	if err != nil {
 		return err
 	}
 	defer stop()
 	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
-	m := tui.New(tui.Options{Backend: client, Pages: []tui.Page{
-		page,
-		tui.NewPlaceholder("Sessions", "The Sessions page is not built yet."),
-		tui.NewPlaceholder("Providers", "The Providers page is not built yet."),
-	}})
+	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page)})
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
@@ -78,6 +94,40 @@ func runFiles(cmd *cobra.Command, f pickFlags) error {
 		return err
 	}
 	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+}
+
+// pickerPages are the picker's tabs, in order: the Files page given, then
+// Sessions and Providers served by client. `scout demo` shows the same tabs.
+func pickerPages(client *rpcclient.Client, filesPage tui.Page) []tui.Page {
+	return []tui.Page{
+		filesPage,
+		sessions.New(sessions.Options{Backend: client}),
+		providers.New(providers.Options{Backend: client}),
+	}
+}
+
+func newSessionsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "sessions",
+		Short: "Pick one of the agent's sessions for this directory: Enter opens it and prints its id",
+		Long: "scout sessions opens the picker on the Sessions tab. Enter opens the focused\n" +
+			"session exactly (session.open) and prints its id on stdout. Exit status: 0\n" +
+			"opened, 1 nothing chosen, 130 Esc/Ctrl-C, 2 startup error.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPicker(cmd, tabSessions, pickFlags{}) },
+	}
+}
+
+func newProvidersCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "providers",
+		Short: "Show the model providers: status, refresh (r), selection (Enter), restart (R)",
+		Long: "scout providers opens the picker on the Providers tab: each provider's catalog,\n" +
+			"authentication and what to do, the models to choose from and the selection.\n" +
+			"Nothing is refreshed or selected but by a key press.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPicker(cmd, tabProviders, pickFlags{}) },
+	}
 }
 
 // debugPanicEnv, set to 1, makes Ctrl-] panic inside the event loop, so

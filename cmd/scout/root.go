@@ -32,8 +32,9 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return runFiles(cmd, f) },
 	}
+	root.AddCommand(newDemoCmd(), newShellCmd())
 	f.register(root)
-	root.AddCommand(newFilesCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newVersionCmd())
+	root.AddCommand(newFilesCmd(), newSessionsCmd(), newProvidersCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newVersionCmd())
 	return root
 }
 

@@ -4,10 +4,14 @@
 package scouttest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -38,14 +42,31 @@ func ModuleRoot(t testing.TB) string {
 	}
 }
 
+// removeStaleBuilds removes the binaries built by test processes that have
+// exited (a test binary cannot clean up after itself at exit: the build is
+// shared by every test of the process).
+func removeStaleBuilds() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "scouttest-bin-*"))
+	for _, dir := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), "scouttest-bin-"))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.RemoveAll(dir)
+		}
+	}
+}
+
 // Binary builds ./cmd/scout once per test process (with -race when the tests
 // run with -race, so the backend's races are caught too) and returns its path.
 func Binary(t testing.TB) string {
 	t.Helper()
 	root := ModuleRoot(t)
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "scouttest-bin-")
-		if err != nil {
+		removeStaleBuilds()
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("scouttest-bin-%d", os.Getpid()))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			buildErr = err
 			return
 		}

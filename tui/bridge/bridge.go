@@ -17,8 +17,8 @@ import (
 )
 
 // Backend is what the frontend needs from the backend child. Pages that
-// need more methods (sessions, catalog) add them here, implemented on
-// *rpcclient.Client and on bridgetest.Fake.
+// need more methods add them here, implemented on *rpcclient.Client (typed
+// wrappers, one file per concern) and on bridgetest.Fake.
 type Backend interface {
 	// Init is the current child's initialize result: negotiated
 	// capabilities, limits and the starting generation.
@@ -36,17 +36,57 @@ type Backend interface {
 	ProjectList(ctx context.Context, ref string, limit int) (wire.ListResult, error)
 	// ProjectRead is project.read: the head of one file.
 	ProjectRead(ctx context.Context, ref string, maxBytes int) (wire.ReadResult, error)
+
+	// SessionDiscover is session.discover: one page of the incremental
+	// scan (cursor nil: a fresh scan).
+	SessionDiscover(ctx context.Context, cursor *string) (wire.DiscoverResult, error)
+	// SessionOpen is session.open: the exact open of one session.
+	SessionOpen(ctx context.Context, id string) (wire.SessionOpenResult, error)
+
+	// ModelCatalog is model.catalog: one page of the choices (cursor nil:
+	// a fresh revision).
+	ModelCatalog(ctx context.Context, cursor *string) (wire.CatalogResult, error)
+	// ModelCatalogStatus is model.catalog.status: one page, the providers'
+	// status on the first.
+	ModelCatalogStatus(ctx context.Context, cursor *string) (wire.CatalogStatusResult, error)
+	// ModelRefresh is model.refresh of one provider.
+	ModelRefresh(ctx context.Context, provider string) (wire.RefreshResult, error)
+	// ModelSelect is model.select under the guard revision.
+	ModelSelect(ctx context.Context, provider, model string, effort *string, revision string) (wire.SelectResult, error)
 }
 
 var _ Backend = (*rpcclient.Client)(nil)
 
-// Required are the capabilities the picker cannot work without.
+// Required are the capabilities every picker needs, whichever tab it
+// opens on: the Files page's snapshot.
 var Required = []string{wire.MethodProjectFiles}
 
+// Sessions are the Sessions page's capabilities: discovery and the exact
+// open.
+var Sessions = []string{wire.MethodSessionDiscover, wire.MethodSessionOpen}
+
+// Providers are the Providers page's capabilities: status and choices,
+// the deliberate refresh and the deliberate selection.
+var Providers = []string{wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect}
+
 // Optional are the capabilities the picker uses when the backend offers
-// them: lazy folders and the preview (project.list, project.read) and
-// cancellation of stale previews and scans (operation.cancel).
-var Optional = []string{wire.MethodProjectList, wire.MethodProjectRead, wire.MethodCancel}
+// them: lazy folders and the preview (project.list, project.read),
+// cancellation of stale work (operation.cancel), and the other tabs'
+// capabilities (a tab whose capabilities were not negotiated says so).
+var Optional = slices.Concat([]string{wire.MethodProjectList, wire.MethodProjectRead, wire.MethodCancel}, Sessions, Providers)
+
+// Negotiation returns the capabilities of a picker that opens on a tab
+// needing tab: Required plus tab are required, the rest of Optional is
+// negotiated when offered.
+func Negotiation(tab []string) (required, optional []string) {
+	required = slices.Concat(Required, tab)
+	for _, c := range Optional {
+		if !slices.Contains(required, c) {
+			optional = append(optional, c)
+		}
+	}
+	return required, optional
+}
 
 // Negotiated reports whether every one of caps was negotiated with the
 // current child.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,6 +27,8 @@ func TestDescribeSaysWhatToDo(t *testing.T) {
 		{&rpcclient.ProtocolError{Reason: "x"}, "press R"},
 		{context.DeadlineExceeded, "did not answer in time"},
 		{wire.NewError(wire.CodeNotFound), "no longer available"},
+		{wire.NewError(wire.CodeSelectionStale), "reload it and select again"},
+		{bridge.Explain(wire.NewError(wire.CodeNotFound), "that session no longer exists"), "that session no longer exists"},
 	} {
 		got := bridge.Describe(tc.err)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
@@ -72,5 +75,26 @@ func TestNegotiated(t *testing.T) {
 	}
 	if bridge.Code(errors.New("x")) != "" || bridge.Code(wire.NewError(wire.CodeBusy)) != wire.CodeBusy {
 		t.Error("Code")
+	}
+}
+
+func TestNegotiationRequiresTheTabsCapabilities(t *testing.T) {
+	req, opt := bridge.Negotiation(bridge.Sessions)
+	if strings.Join(req, ",") != "project.files,session.discover,session.open" {
+		t.Fatalf("required %q", req)
+	}
+	for _, c := range req {
+		if slices.Contains(opt, c) {
+			t.Fatalf("%s is both required and optional", c)
+		}
+	}
+	if !slices.Contains(opt, wire.MethodModelRefresh) || !slices.Contains(opt, wire.MethodCancel) {
+		t.Fatalf("optional %q", opt)
+	}
+	if len(req)+len(opt) > wire.MaxRequiredCapabilities {
+		t.Fatalf("%d capabilities, more than initialize takes", len(req)+len(opt))
+	}
+	if code := bridge.Code(bridge.Explain(wire.NewError(wire.CodeRequestLimit), "x")); code != wire.CodeRequestLimit {
+		t.Fatalf("Code of an explained error = %q", code)
 	}
 }

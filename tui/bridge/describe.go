@@ -14,6 +14,10 @@ func Describe(err error) string {
 	if err == nil {
 		return ""
 	}
+	var ex *explained
+	if errors.As(err, &ex) {
+		return ex.text
+	}
 	var we *wire.Error
 	var ee *rpcclient.ExitError
 	var pe *rpcclient.ProtocolError
@@ -49,9 +53,45 @@ func describeCode(e *wire.Error) string {
 		return "the request was cancelled"
 	case wire.CodeUnsupportedCapability:
 		return "this backend does not offer that feature"
+	case wire.CodeStaleRevision:
+		return "the data changed while it was read; read it again"
+	case wire.CodeDiscoveryUnavailable:
+		return "the session store is unsafe or unreadable"
+	case wire.CodeDiscoveryRecordBytes:
+		return "a session history has a record over 8 MiB"
+	case wire.CodeDiscoveryPageBytes:
+		return "a session's row is too large to be sent"
+	case wire.CodeInvalidCursor:
+		return "the backend did not recognise the scan; read the sessions again"
+	case wire.CodeCwdMismatch:
+		return "that session belongs to another directory"
+	case wire.CodeSessionInvalid:
+		return "that session's history is malformed, unsafe or unreadable"
+	case wire.CodeCatalogUnavailable:
+		return "a catalog cache in scout's home is unsafe or unreadable"
+	case wire.CodeCatalogLimit:
+		return "a catalog cache is over its size bound"
+	case wire.CodeSelectionStale:
+		return "the catalog changed since it was read; reload it and select again"
+	case wire.CodeSelectionInvalid:
+		return "that model cannot be selected"
 	}
 	return e.Error()
 }
+
+// Explain returns err with text as what Describe says of it: for a page
+// that knows better words for err in its context ("that session no longer
+// exists" rather than a file's not_found). Code and errors.As still see
+// err.
+func Explain(err error, text string) error { return &explained{err: err, text: text} }
+
+type explained struct {
+	err  error
+	text string
+}
+
+func (e *explained) Error() string { return e.text }
+func (e *explained) Unwrap() error { return e.err }
 
 // Code returns err's protocol error code, or "" when err is not a protocol
 // error.

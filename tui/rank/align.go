@@ -280,6 +280,12 @@ func step(prev, cur *row, cls []uint8, x int, st uint8) (int, uint8) {
 		}
 		y--
 	}
+	return gapFrom(prev, i, y, v)
+}
+
+// gapFrom finds the nearest cell of prev, at index y or before, from which
+// a gap to position i leaves score v.
+func gapFrom(prev *row, i int32, y int, v int32) (int, uint8) {
 	for ; y >= 0; y-- {
 		g := gapCost(int(i - prev.pos[y] - 1))
 		if prev.v1[y]-g == v {

@@ -2,7 +2,6 @@ package rank
 
 import (
 	"slices"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -98,24 +97,9 @@ func appendClasses[E byte | rune](cls []uint8, t []E) []uint8 {
 	var prev rune
 	for i, e := range t {
 		r := rune(e)
-		var c uint8
-		switch {
-		case i == 0:
-			c |= clsPathStart
-		case isSeparator(prev):
-			c |= clsAfterSep
-		}
-		if unicode.IsLower(prev) && unicode.IsUpper(r) {
-			c |= clsCamel
-		}
+		c := classOf(prev, r, i, base)
 		if i > 0 && (c&clsCamel != 0 || isSeparator(r)) {
 			cls[len(cls)-1] |= wordEnd(cls[len(cls)-1], r == '/')
-		}
-		if i == base {
-			c |= clsBaseStart
-		}
-		if i >= base {
-			c |= clsInBase
 		}
 		cls = append(cls, c)
 		prev = r
@@ -127,6 +111,28 @@ func appendClasses[E byte | rune](cls []uint8, t []E) []uint8 {
 		cls[start+end] |= clsNamesake
 	}
 	return cls
+}
+
+// classOf returns the class bits that rune r at index i, after rune prev,
+// has by itself: path start, after a separator, camelCase hump, base name.
+func classOf(prev, r rune, i, base int) uint8 {
+	var c uint8
+	switch {
+	case i == 0:
+		c |= clsPathStart
+	case isSeparator(prev):
+		c |= clsAfterSep
+	}
+	if unicode.IsLower(prev) && unicode.IsUpper(r) {
+		c |= clsCamel
+	}
+	if i == base {
+		c |= clsBaseStart
+	}
+	if i >= base {
+		c |= clsInBase
+	}
+	return c
 }
 
 // wordEnd returns the class bits for the last rune of a word, of class c,
@@ -163,7 +169,11 @@ func namesakeEnd[E byte | rune](t []E, base int) int {
 
 // isSeparator reports whether r is one of sahilm's separators.
 func isSeparator(r rune) bool {
-	return strings.ContainsRune(`/-_ .\`, r)
+	switch r {
+	case '/', '-', '_', ' ', '.', '\\':
+		return true
+	}
+	return false
 }
 
 // runeMask maps a folded rune to one bit of a 64-bit set: letters and

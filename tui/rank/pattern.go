@@ -45,6 +45,18 @@ func compile(query string) *pattern {
 		p.runes = append(p.runes, r)
 		ascii = ascii && r < utf8.RuneSelf
 	}
+	p.index()
+	if ascii {
+		p.bytes = make([]byte, len(p.runes))
+		for i, r := range p.runes {
+			p.bytes[i] = byte(r)
+		}
+	}
+	return p
+}
+
+// index lists the distinct runes and where each occurs in the query.
+func (p *pattern) index() {
 	for j, r := range p.runes {
 		d := p.find(r)
 		if d < 0 {
@@ -56,11 +68,4 @@ func compile(query string) *pattern {
 		}
 		p.at[d] = append(p.at[d], int32(j))
 	}
-	if ascii {
-		p.bytes = make([]byte, len(p.runes))
-		for i, r := range p.runes {
-			p.bytes[i] = byte(r)
-		}
-	}
-	return p
 }

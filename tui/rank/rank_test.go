@@ -316,9 +316,11 @@ func TestRankConcurrent(t *testing.T) {
 // setOf returns a match set of n hits with rows cells rows each.
 func setOf(query string, n, rows int) *matchSet {
 	g := newSegment(n)
-	r := row{make([]int32, rows), make([]int32, rows), make([]int32, rows)}
 	for i := range n {
-		g.add(hit{idx: int32(i)}, &r, true)
+		g.hits = append(g.hits, hit{idx: int32(i), row: int32(len(g.pos)), n: int32(rows)})
+		g.pos = append(g.pos, make([]int32, rows)...)
+		g.v0 = append(g.v0, make([]int32, rows)...)
+		g.v1 = append(g.v1, make([]int32, rows)...)
 	}
 	return &matchSet{query: query, runes: len(query), total: n, segs: []segment{g}}
 }

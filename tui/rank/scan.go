@@ -57,16 +57,6 @@ func (g *segment) rowOf(h hit, r *row) bool {
 	return true
 }
 
-// add appends h with its last row r, if kept.
-func (g *segment) add(h hit, r *row, kept bool) {
-	h.row, h.n = int32(len(g.pos)), -1
-	if kept {
-		h.n = int32(len(r.pos))
-		g.pos, g.v0, g.v1 = append(g.pos, r.pos...), append(g.v0, r.v0...), append(g.v1, r.v1...)
-	}
-	g.hits = append(g.hits, h)
-}
-
 // size is what a segment holds: hits and row cells.
 func (g *segment) size() int {
 	return len(g.hits) + len(g.pos)

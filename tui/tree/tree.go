@@ -112,10 +112,7 @@ func build(entries []Entry) ([]node, map[string]int32, error) {
 		if i > 0 && compare(entries[i-1].Path, e.Path) >= 0 {
 			return nil, nil, fmt.Errorf("%w: %q after %q", ErrOrder, e.Path, entries[i-1].Path)
 		}
-		for len(open) > 0 && !within(e.Path, nodes[open[len(open)-1]].Path) {
-			nodes[open[len(open)-1]].end = int32(i)
-			open = open[:len(open)-1]
-		}
+		open = closeDirs(nodes, open, e.Path, int32(i))
 		if err := checkParent(e.Path, nodes, open); err != nil {
 			return nil, nil, err
 		}
@@ -132,6 +129,16 @@ func build(entries []Entry) ([]node, map[string]int32, error) {
 		nodes[d].end = int32(len(entries))
 	}
 	return nodes, index, nil
+}
+
+// closeDirs closes the open directories that path, entry i, is not in:
+// their contents end at i.
+func closeDirs(nodes []node, open []int32, path string, i int32) []int32 {
+	for len(open) > 0 && !within(path, nodes[open[len(open)-1]].Path) {
+		nodes[open[len(open)-1]].end = i
+		open = open[:len(open)-1]
+	}
+	return open
 }
 
 // checkParent checks that path is not empty and that its directory is the

@@ -1,8 +1,10 @@
 // Package bridgetest is a scripted, in-process bridge.Backend for the
 // frontend's tests: a fixed file tree served by project.files,
 // project.list and project.read with the protocol's shapes, generations
-// that advance on Invalidate, a child that can Crash and Restart, and hooks
-// to hold or rewrite any answer.
+// that advance on Invalidate, session discovery over fixed rows with
+// single-use cursors, catalogs with revisions, selection guards and
+// refreshes (sessions.go, catalog.go), a child that can Crash and Restart,
+// and hooks to hold or rewrite any answer.
 package bridgetest
 
 import (
@@ -33,6 +35,17 @@ type Options struct {
 	Preview bool
 	// Trust is initialize's workspace.trust ("no_local_config" when empty).
 	Trust string
+
+	// Sessions are the rows session.discover finds, served in pages of
+	// SessionPage rows (all in one page when 0).
+	Sessions    []wire.SessionRow
+	SessionPage int
+	// Catalog is what the catalog caches say; CatalogPage bounds the
+	// choices of a page (100 when 0).
+	Catalog     Catalog
+	CatalogPage int
+	// Without are capabilities the fake does not offer.
+	Without []string
 }
 
 // FilesFunc answers project.files call number n (1-based) in place of the
@@ -53,11 +66,15 @@ type Fake struct {
 	files   FilesFunc
 	calls   map[string]int
 	listAll map[string][]string // folder path -> child paths, sorted dirs first
+
+	sessions sessionState
+	catalog  catalogState
 }
 
 // New returns a Fake serving opts.
 func New(opts Options) *Fake {
 	f := &Fake{opts: opts, events: make(chan rpcclient.Event, 64), child: 1, gen: 1, calls: map[string]int{}}
+	f.catalog.data = opts.Catalog.clone()
 	f.entries = Entries(opts.Files)
 	f.listAll = folders(f.entries)
 	return f
@@ -174,7 +191,10 @@ func (f *Fake) Init() wire.InitializeResult {
 	if f.opts.Preview {
 		caps = append(caps, wire.MethodProjectList, wire.MethodProjectRead)
 	}
-	caps = append(caps, wire.MethodCancel)
+	caps = append(caps, wire.MethodSessionDiscover, wire.MethodSessionOpen,
+		wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect,
+		wire.MethodCancel)
+	caps = slices.DeleteFunc(caps, func(c string) bool { return slices.Contains(f.opts.Without, c) })
 	return wire.InitializeResult{
 		ProtocolVersion: wire.ProtocolVersion,
 		Server:          wire.ServerInfo{Name: "scout", Version: "fake"},
@@ -195,7 +215,9 @@ func (f *Fake) Child() uint64 {
 // Events implements bridge.Backend.
 func (f *Fake) Events() <-chan rpcclient.Event { return f.events }
 
-// Restart implements bridge.Backend: a new child at generation 1.
+// Restart implements bridge.Backend: a new child at generation 1, with no
+// discovery scan and no catalog revision yet (cursors and guards of the
+// old child are unknown to it).
 func (f *Fake) Restart(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -203,16 +225,26 @@ func (f *Fake) Restart(ctx context.Context) error {
 	f.child++
 	f.gen = 1
 	f.down = false
+	f.sessions.restart()
+	f.catalog.restart()
 	return nil
 }
 
-// begin counts a call and fails it when the child is down.
+// begin counts a call and fails it when the child is down or the method
+// was not negotiated.
 func (f *Fake) begin(method string) (n int, gen int64, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.beginLocked(method)
+}
+
+func (f *Fake) beginLocked(method string) (n int, gen int64, err error) {
 	f.calls[method]++
 	if f.down {
 		return 0, 0, &rpcclient.ExitError{State: "signal: killed"}
+	}
+	if slices.Contains(f.opts.Without, method) {
+		return 0, 0, wire.NewError(wire.CodeUnsupportedCapability)
 	}
 	return f.calls[method], f.gen, nil
 }

@@ -1,0 +1,172 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/scoutdev/scout/backend/config"
+	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/files"
+)
+
+// The README opens with the two commands a newcomer needs. This file
+// checks them the way a newcomer meets them: in a fresh clone.
+//
+// The demo command is run for real, in tmux, and every tab is checked.
+// The test command is not run from inside `go test` (that would be the
+// suite running itself); instead the test requires it to be exactly the
+// command .ci/run runs, and .ci/run runs on a clean clone. Together: both
+// of the README's commands succeed on a fresh clone whenever CI is green.
+
+// Exactly what README.md must open with.
+const (
+	readmeDemo = "go run ./cmd/scout demo"
+	readmeTest = "go test -race ./..."
+)
+
+// firstBlock returns the commands of the first ```sh block of a README,
+// comments and blank lines left out, and the lines that come before it.
+func firstBlock(t *testing.T, readme string) (cmds []string, before []string) {
+	t.Helper()
+	lines := strings.Split(readme, "\n")
+	for i, l := range lines {
+		if l != "```sh" {
+			continue
+		}
+		for _, c := range lines[i+1:] {
+			if c == "```" {
+				return cmds, lines[:i]
+			}
+			if c, _, _ = strings.Cut(c, "#"); strings.TrimSpace(c) != "" {
+				cmds = append(cmds, strings.Join(strings.Fields(c), " "))
+			}
+		}
+	}
+	t.Fatal("README.md has no ```sh block")
+	return nil, nil
+}
+
+func TestReadmeOpensWithTheTwoCommandsAndCIRunsTheSecond(t *testing.T) {
+	root := scouttest.ModuleRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, before := firstBlock(t, string(readme))
+	if len(cmds) != 2 || cmds[0] != readmeDemo || cmds[1] != readmeTest {
+		t.Fatalf("README.md's first commands are %q, want %q and %q", cmds, readmeDemo, readmeTest)
+	}
+	if strings.TrimSpace(strings.Join(before, "\n")) != "# scout" {
+		t.Fatalf("README.md has %q before its commands, want only the title", before)
+	}
+	ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, l := range strings.Split(string(ci), "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "go test") {
+			runs = append(runs, l)
+		}
+	}
+	if len(runs) != 1 || runs[0] != readmeTest {
+		t.Fatalf(".ci/run runs %q, want exactly README.md's %q", runs, readmeTest)
+	}
+}
+
+// firstBuild bounds the wait for the demo's first frame: `go run` may
+// compile every package first.
+const firstBuild = 10 * time.Minute
+
+func TestReadmeDemoCommandInAFreshClone(t *testing.T) {
+	root := scouttest.ModuleRoot(t)
+	clone := filepath.Join(t.TempDir(), "scout")
+	head := gitOut(t, root, "rev-parse", "HEAD")
+	if dirty := gitOut(t, root, "status", "--porcelain", "--untracked-files=no"); dirty != "" {
+		t.Logf("uncommitted changes are not in the clone (it checks out %s):\n%s", head, dirty)
+	}
+	gitOut(t, "", "clone", "--quiet", root, clone)
+	gitOut(t, clone, "checkout", "--quiet", "--detach", head)
+
+	e := newDemoEnv(t)
+	x := scouttest.StartTmux(t, clone, 120, 30, e.vars(t),
+		readmeDemo+` > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
+	deadline := time.Now().Add(firstBuild)
+	for !strings.Contains(x.Screen(false), "DEMO on synthetic data") {
+		if x.ReadFile("rc") != "" || time.Now().After(deadline) {
+			t.Fatalf("no demo after %s (exit %q):\n%s\nstderr: %s", firstBuild, x.ReadFile("rc"), x.Screen(false), x.ReadFile("err"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	checkDemoTabs(t, x)
+	x.Keys("M-1", "Escape")
+	if rc := x.WaitFile("rc"); rc != "0\n" {
+		t.Fatalf("%s: exit status %q, stderr %q", readmeDemo, rc, x.ReadFile("err"))
+	}
+	for _, dir := range []string{e.tmp, e.userHome, e.userState} {
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("left in %s: %v", dir, left)
+		}
+	}
+}
+
+// gitOut runs git in dir and returns its trimmed output.
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	scouttest.NeedCommand(t, "git")
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestReadmeListsEveryKey keeps README.md's key tables in step with the
+// key maps: every binding's help key appears there in backticks.
+// (The Sessions and Providers pages' key maps join this list with them.)
+func TestReadmeListsEveryKey(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(scouttest.ModuleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := tui.DefaultKeyMap()
+	bindings := []key.Binding{root.GoTo, root.Next, root.Prev, root.Help, root.Quit, root.Restart}
+	for _, col := range files.DefaultKeyMap(true).FullHelp() {
+		bindings = append(bindings, col...)
+	}
+	for _, b := range bindings {
+		if k := b.Help().Key; !strings.Contains(string(readme), "`"+k+"`") {
+			t.Errorf("README.md does not list the key %q (%s)", k, b.Help().Desc)
+		}
+	}
+}
+
+// TestReadmeConfigurationIsValid parses README.md's config.toml example
+// the way the backend parses config.toml.
+func TestReadmeConfigurationIsValid(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(scouttest.ModuleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "```toml\n")
+	example, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("README.md has no ```toml block")
+	}
+	u, err := config.ParseUser([]byte(example), config.Dirs{Home: t.TempDir()})
+	if err != nil {
+		t.Fatalf("README.md's config.toml: %v", err)
+	}
+	if len(u.Providers) == 0 || len(u.Files.Deny) == 0 {
+		t.Fatalf("the example shows no provider or no deny glob: %+v", u)
+	}
+}

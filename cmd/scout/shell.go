@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scoutdev/scout/assets"
+)
+
+func newShellCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "shell bash|zsh|fish",
+		Short: "Print key bindings for a shell: Ctrl-T inserts picked files, Alt-S a session id",
+		Long: "Print key bindings to load in your shell's startup file:\n\n" +
+			"  bash  (~/.bashrc)                    eval \"$(scout shell bash)\"\n" +
+			"  zsh   (~/.zshrc)                     eval \"$(scout shell zsh)\"\n" +
+			"  fish  (~/.config/fish/config.fish)   scout shell fish | source\n\n" +
+			"Ctrl-T opens the file picker (Tab marks several) and inserts the chosen paths\n" +
+			"at the cursor, each quoted for the shell. Alt-S opens the session picker and\n" +
+			"inserts the chosen session's id. The bindings run this scout by its absolute\n" +
+			"path (the scout on PATH when this one is a temporary `go run` build).",
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: assets.Shells,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			script, err := shellScript(args[0], scoutCommand())
+			if err != nil {
+				return err
+			}
+			_, err = cmd.OutOrStdout().Write(script)
+			return err
+		},
+	}
+}
+
+// binPlaceholder is where the scripts of assets/shell take the scout to run.
+const binPlaceholder = "@SCOUT_BIN@"
+
+// shellScript is the key bindings script for shell, running bin.
+func shellScript(shell, bin string) ([]byte, error) {
+	if !slices.Contains(assets.Shells, shell) {
+		return nil, fmt.Errorf("unknown shell %q: want one of %s", shell, strings.Join(assets.Shells, ", "))
+	}
+	script, err := assets.Shell(shell)
+	if err != nil {
+		return nil, err
+	}
+	quote := posixQuote
+	if shell == "fish" {
+		quote = fishQuote
+	}
+	return bytes.ReplaceAll(script, []byte(binPlaceholder), []byte(quote(bin))), nil
+}
+
+// scoutCommand is the scout the key bindings run: this executable, or
+// "scout" (found on PATH) when this one is a temporary `go run` build that
+// is deleted as soon as it exits.
+func scoutCommand() string {
+	exe, err := os.Executable()
+	if err != nil || isGoRunBuild(exe) {
+		return "scout"
+	}
+	return exe
+}
+
+// isGoRunBuild reports whether exe lies in a go command's temporary build
+// directory ($TMPDIR/go-buildNNN/.../exe/).
+func isGoRunBuild(exe string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(exe), "/") {
+		digits, ok := strings.CutPrefix(part, "go-build")
+		if ok && digits != "" && strings.Trim(digits, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// posixQuote quotes s for sh, bash and zsh: in single quotes, where a
+// quote of s closes them, adds an escaped quote and opens them again.
+func posixQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// fishQuote quotes s for fish: single quotes, in which only \\ and \' are
+// escapes.
+func fishQuote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os/exec"
+	"testing"
+
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+func TestScriptsNameTheBinaryQuoted(t *testing.T) {
+	bin := `/opt/it's a "dir"/back\slash $HOME/scout`
+	show := map[string]string{"bash": `printf %s "$__scout_bin"`, "zsh": `printf %s "$__scout_bin"`, "fish": `printf %s $__scout_bin`}
+	for shell, print := range show {
+		t.Run(shell, func(t *testing.T) {
+			scouttest.NeedCommand(t, shell)
+			script, err := shellScript(shell, bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command(shell, "-c", string(script)+"\n"+print).Output()
+			if err != nil || string(out) != bin {
+				t.Fatalf("the script runs %q (%v), want %q", out, err, bin)
+			}
+		})
+	}
+}
+
+func TestGoRunBuildsRunTheScoutOnPATH(t *testing.T) {
+	for exe, temporary := range map[string]bool{
+		"/tmp/go-build2931/b001/exe/scout":       true,
+		"/var/folders/x/T/go-build77/b001/exe/s": true,
+		"/home/me/go/bin/scout":                  false,
+		"/usr/local/bin/scout":                   false,
+		"/home/me/go-builder/scout":              false,
+		"/home/me/go-build/scout":                false,
+	} {
+		if got := isGoRunBuild(exe); got != temporary {
+			t.Errorf("isGoRunBuild(%q) = %v", exe, got)
+		}
+	}
+}

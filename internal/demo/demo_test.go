@@ -1,0 +1,273 @@
+package demo
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/charmbracelet/x/ansi"
+	"go.uber.org/goleak"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+// start runs a demo for a fresh workspace in a private temporary
+// directory; it is closed and removed when the test ends.
+func start(t *testing.T) (*Demo, string) {
+	t.Helper()
+	ws := t.TempDir()
+	d, err := Start(Options{Workspace: ws, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close(); d.Remove() })
+	return d, ws
+}
+
+// backend starts the real `scout backend` the way `scout demo` does: in
+// the workspace, with the demo's environment.
+func backend(t *testing.T, d *Demo, ws string) *scouttest.Proc {
+	t.Helper()
+	p := scouttest.Start(t, scouttest.Options{Dir: ws, Env: d.Env(nil)})
+	p.Initialize(wire.MethodSessionList, wire.MethodModelCatalogStatus, wire.MethodModelCatalog,
+		wire.MethodModelRefresh, wire.MethodCancel)
+	return p
+}
+
+func TestSessionsOfTheWorkspace(t *testing.T) {
+	d, ws := start(t)
+	p := backend(t, d, ws)
+	var res wire.SessionListResult
+	p.MustCall(wire.MethodSessionList, nil, &res)
+	type row struct {
+		id, title, cwd string
+		busy           bool
+	}
+	var got []row
+	for _, s := range res.Sessions {
+		got = append(got, row{s.ID, s.Title, s.Cwd, s.Busy})
+	}
+	want := []row{ // newest first
+		{"s-store-refactor", "Refactor the session store (agent still running)", "verified", true},
+		{"s-print0-flag", "Add --print0 to scout filter", "verified", false},
+		{"s-tree-collapse", "Why does the tree collapse after a rescan? I had three folders open.", "verified", false},
+		{"s-legacy-mcp", "How do I register scout mcp with my editor?", "cwd_unverified", false},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("session.list rows\n got %+v\nwant %+v", got, want)
+	}
+	if n := res.Notices; n.SessionsOmittedInvalid != 1 || n.SessionsOtherDirectories != 3 {
+		t.Fatalf("notices %+v, want 1 malformed and 3 of other directories", n)
+	}
+}
+
+func TestCatalogStatusOfEveryProvider(t *testing.T) {
+	d, ws := start(t)
+	p := backend(t, d, ws)
+	var res wire.CatalogStatusResult
+	p.MustCall(wire.MethodModelCatalogStatus, map[string]any{"cursor": nil}, &res)
+	got := map[string]string{}
+	for _, s := range *res.Providers {
+		got[s.Provider] = s.CatalogStatus + " " + s.Authentication + " " + s.Recovery
+	}
+	want := map[string]string{
+		"works":        "available ready none",
+		"rate-limited": "incompatible_fingerprint ready refresh_catalog",
+		"rejected-key": "invalid_schema ready refresh_catalog",
+		"slow":         "missing_cache ready refresh_catalog",
+		"unreachable":  "available ready none",
+		"empty":        "empty_cache ready refresh_catalog",
+		"invalid":      "invalid_format ready refresh_catalog",
+		"no-key":       "available authentication_unavailable configure_authentication",
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("providers %v, want exactly %d", got, len(want))
+	}
+	// Every catalog_status is shown.
+	var statuses []string
+	for _, s := range *res.Providers {
+		statuses = append(statuses, s.CatalogStatus)
+	}
+	for _, s := range []string{wire.CatalogAvailable, wire.CatalogMissingCache, wire.CatalogEmptyCache,
+		wire.CatalogInvalidFormat, wire.CatalogInvalidSchema, wire.CatalogIncompatibleFingerprint} {
+		if !slices.Contains(statuses, s) {
+			t.Errorf("no provider has catalog_status %s", s)
+		}
+	}
+}
+
+func TestRefreshOutcomeOfEveryProvider(t *testing.T) {
+	d, ws := start(t)
+	p := backend(t, d, ws)
+	want := map[string]string{
+		"works":        "refreshed",
+		"rate-limited": wire.ReasonRateLimited,
+		"rejected-key": wire.ReasonAuthenticationRejected,
+		"unreachable":  wire.ReasonRemoteUnavailable,
+		"empty":        wire.ReasonEmptyCatalog,
+		"invalid":      wire.ReasonInvalidCatalog,
+		"no-key":       wire.ReasonAuthenticationUnavailable,
+	}
+	for id, w := range want {
+		var res wire.RefreshResult
+		p.MustCall(wire.MethodModelRefresh, map[string]any{"provider": id}, &res)
+		got := res.Outcome
+		if res.Reason != nil {
+			got = *res.Reason
+		}
+		if got != w {
+			t.Errorf("refreshing %s: %s, want %s", id, got, w)
+		}
+	}
+	// works now lists demo-tiny too, but only enabled models are choices.
+	var cat wire.CatalogResult
+	p.MustCall(wire.MethodModelCatalog, map[string]any{"cursor": nil}, &cat)
+	var works []string
+	for _, c := range cat.Choices {
+		if c.Provider == "works" {
+			works = append(works, c.Model)
+		}
+	}
+	if !slices.Equal(works, []string{"demo-large", "demo-small"}) {
+		t.Errorf("works' choices after the refresh: %v", works)
+	}
+}
+
+func TestSlowRefreshCanBeCancelled(t *testing.T) {
+	d, ws := start(t)
+	p := backend(t, d, ws)
+	id := p.NextID()
+	p.Request(id, wire.MethodModelRefresh, map[string]any{"provider": "slow"})
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for len(d.server.Requests("slow")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the slow provider was never asked")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.MustCall(wire.MethodCancel, map[string]any{"request_id": id}, nil)
+	if m, _ := p.Await(id); m.Code() != wire.CodeOperationCancelled {
+		t.Fatalf("the cancelled refresh answered %s", m.Raw)
+	}
+}
+
+func TestEveryAddressIsLoopbackAndEnrichmentIsOff(t *testing.T) {
+	d, _ := start(t)
+	var cfg struct {
+		Providers []struct {
+			ID      string `toml:"id"`
+			BaseURL string `toml:"base_url"`
+		} `toml:"providers"`
+		Enrichment struct {
+			URL *string `toml:"url"`
+		} `toml:"enrichment"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(d.Home, "config.toml"), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Enrichment.URL == nil || *cfg.Enrichment.URL != "" {
+		t.Fatalf("enrichment url %v, want \"\" (off)", cfg.Enrichment.URL)
+	}
+	if len(cfg.Providers) != len(providers()) {
+		t.Fatalf("%d providers in config.toml, %d in providers()", len(cfg.Providers), len(providers()))
+	}
+	for _, p := range cfg.Providers {
+		u, err := url.Parse(p.BaseURL)
+		if err != nil || u.Hostname() != "127.0.0.1" {
+			t.Errorf("%s: base_url %q is not on 127.0.0.1", p.ID, p.BaseURL)
+		}
+	}
+}
+
+func TestEnvIsTheChildsOnly(t *testing.T) {
+	t.Setenv("SCOUT_HOME", "/the/users/home")
+	d, _ := start(t)
+	env := d.Env([]string{"PATH=/bin", "SCOUT_HOME=/the/users/home", "SCOUT_DEMO_NO_KEY_KEY=a-real-key", "SCOUT_DEMO_WORKS_KEY=a-real-key"})
+	want := []string{"PATH=/bin", "SCOUT_HOME=" + d.Home, "SCOUT_DEMO_WORKS_KEY=sk-demo-works"}
+	for _, w := range want {
+		if !slices.Contains(env, w) {
+			t.Errorf("%q missing from %q", w, env)
+		}
+	}
+	for _, kv := range env {
+		if strings.Contains(kv, "a-real-key") || kv == "SCOUT_HOME=/the/users/home" {
+			t.Errorf("the user's %q reached the child", kv)
+		}
+	}
+	if os.Getenv("SCOUT_HOME") != "/the/users/home" {
+		t.Error("the demo changed its own environment")
+	}
+}
+
+func TestFilesArePrivate(t *testing.T) {
+	d, _ := start(t)
+	err := filepath.Walk(d.Home, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if perm := info.Mode().Perm(); perm&0o077 != 0 {
+			t.Errorf("%s has mode %v", p, perm)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLockIsRenewed(t *testing.T) {
+	d, _ := start(t)
+	name := filepath.Join(d.Home, "sessions", "s-store-refactor.lock")
+	later := time.Date(2031, 2, 3, 4, 5, 6, 0, time.UTC)
+	if err := d.r.renew(d.locks[0], later); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil || !strings.Contains(string(b), `"renewed_at":"2031-02-03T04:05:06Z"`) {
+		t.Fatalf("lock %q, %v", b, err)
+	}
+}
+
+func TestCloseAndRemoveLeaveNothing(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	tmp := t.TempDir()
+	d, err := Start(Options{Workspace: t.TempDir(), TempDir: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	d.Close() // idempotent
+	if err := d.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Fatalf("left behind: %v", left)
+	}
+}
+
+func TestStartFailureLeavesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	if _, err := Start(Options{Workspace: filepath.Join(tmp, "missing"), TempDir: tmp}); err == nil {
+		t.Fatal("a missing workspace was accepted")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Fatalf("left behind: %v", left)
+	}
+}
+
+func TestBannerFits80Columns(t *testing.T) {
+	if w := ansi.StringWidth(Banner); w > 80 {
+		t.Fatalf("the banner is %d columns wide", w)
+	}
+}

@@ -1,0 +1,115 @@
+package rpcclient_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scoutdev/scout/backend/catalog/fakeprovider"
+	"github.com/scoutdev/scout/backend/sessions/sessionstest"
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/rpcclient"
+)
+
+// startHome starts a backend over home in workspace dir with the session
+// and catalog capabilities.
+func startHome(t *testing.T, dir, home string) *rpcclient.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	defer cancel()
+	c, err := rpcclient.Start(ctx, rpcclient.Options{
+		Exe: scouttest.Binary(t),
+		Dir: dir,
+		Env: append(scouttest.Environ(), "SCOUT_HOME="+home),
+		Capabilities: []string{
+			wire.MethodSessionDiscover, wire.MethodSessionOpen,
+			wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect,
+			wire.MethodCancel,
+		},
+	})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestSessionWrappers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	home, store := sessionstest.Home(t)
+	sessionstest.MustWrite(t, store,
+		sessionstest.History{ID: "here", Cwds: []string{dir}, Title: "fix the parser"},
+		sessionstest.History{ID: "elsewhere", Cwds: []string{t.TempDir()}},
+	)
+	c := startHome(t, dir, home)
+	ctx := context.Background()
+	var rows []wire.SessionRow
+	var cursor *string
+	for {
+		page, err := c.SessionDiscover(ctx, cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, page.Sessions...)
+		if page.Complete {
+			if page.Notices.SessionsOtherDirectories != 1 {
+				t.Fatalf("notices %+v, want one session elsewhere", page.Notices)
+			}
+			break
+		}
+		cursor = page.Cursor
+	}
+	if len(rows) != 1 || rows[0].ID != "here" || rows[0].Title != "fix the parser" {
+		t.Fatalf("rows %+v", rows)
+	}
+	res, err := c.SessionOpen(ctx, "here")
+	if err != nil || res.Attachment.SessionID != "here" || !res.Attachment.Saved {
+		t.Fatalf("open: %+v, %v", res, err)
+	}
+	var we *wire.Error
+	if _, err := c.SessionOpen(ctx, "elsewhere"); !errors.As(err, &we) || we.Code != wire.CodeCwdMismatch {
+		t.Fatalf("open of another directory's session: %v, want cwd_mismatch", err)
+	}
+}
+
+func TestCatalogWrappers(t *testing.T) {
+	t.Parallel()
+	srv, err := fakeprovider.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	home := t.TempDir()
+	config := fmt.Sprintf("[enrichment]\nurl = \"\"\n\n[[providers]]\nid = \"local\"\ntype = \"openai-compatible\"\nbase_url = %q\nenabled_models = [\"alpha\"]\n",
+		srv.Add("ok", fakeprovider.Success("alpha", "beta")))
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startHome(t, t.TempDir(), home)
+	ctx := context.Background()
+	st, err := c.ModelCatalogStatus(ctx, nil)
+	if err != nil || st.Providers == nil || len(*st.Providers) != 1 || (*st.Providers)[0].CatalogStatus != wire.CatalogMissingCache {
+		t.Fatalf("status: %+v, %v", st, err)
+	}
+	ref, err := c.ModelRefresh(ctx, "local")
+	if err != nil || ref.Outcome != wire.OutcomeRefreshed {
+		t.Fatalf("refresh: %+v, %v", ref, err)
+	}
+	var we *wire.Error
+	if _, err := c.ModelSelect(ctx, "local", "alpha", nil, st.Revision); !errors.As(err, &we) || we.Code != wire.CodeSelectionStale {
+		t.Fatalf("select with the revision before the refresh: %v, want selection_stale", err)
+	}
+	cat, err := c.ModelCatalog(ctx, nil)
+	if err != nil || len(cat.Choices) != 1 || cat.Choices[0].Model != "alpha" {
+		t.Fatalf("catalog: %+v, %v", cat, err)
+	}
+	sel, err := c.ModelSelect(ctx, "local", "alpha", nil, cat.Revision)
+	if err != nil || sel.Selection.Model != "alpha" {
+		t.Fatalf("select: %+v, %v", sel, err)
+	}
+}

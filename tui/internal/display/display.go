@@ -1,0 +1,162 @@
+// Package display holds the small text helpers the Sessions and Providers
+// pages share: making text from the backend safe to put on a terminal,
+// painting styles cheaply, and fitting a highlighted line into a width.
+package display
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/scoutdev/scout/backend/fsguard"
+)
+
+// Clean returns s with every rune that could move the cursor, change the
+// terminal's state or reorder text replaced by U+FFFD: C0 controls (a tab
+// becomes a space), DEL, C1 controls and the bidirectional formatting
+// characters (fsguard.UnsafeRune), and invalid UTF-8. The backend already removes them from titles; the frontend
+// never trusts that alone.
+func Clean(s string) string {
+	if !needsCleaning(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case unsafe(r):
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func needsCleaning(s string) bool {
+	for _, r := range s {
+		if r == '\t' || unsafe(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafe is fsguard.UnsafeRune (the one definition of the characters
+// scout never shows, which the backend removes from titles and model
+// names) plus the replacement character of invalid UTF-8.
+func unsafe(r rune) bool { return fsguard.UnsafeRune(r) || r == utf8.RuneError }
+
+// Paint is a style reduced to the escape sequences around its text: rows
+// are drawn many times per frame, and lipgloss.Style.Render measures,
+// aligns and pads on every call.
+type Paint struct{ Pre, Post string }
+
+// PaintOf reduces st to its escape sequences.
+func PaintOf(st lipgloss.Style) Paint {
+	r := st.Render("x")
+	i := strings.Index(r, "x")
+	return Paint{r[:i], r[i+1:]}
+}
+
+// Render paints s.
+func (p Paint) Render(s string) string { return p.Pre + s + p.Post }
+
+// Highlight fits s into w cells (cutting its end with "…") and paints it
+// with plain, except the bytes at pos (ascending byte offsets of runes),
+// which get match. It returns the painted text and its width in cells.
+func Highlight(s string, pos []int, w int, plain, match Paint) (string, int) {
+	if w <= 0 {
+		return "", 0
+	}
+	cut := s
+	if ansi.StringWidth(s) > w {
+		cut = ansi.Truncate(s, w-1, "")
+	}
+	var b strings.Builder
+	inMatch, started := false, false
+	for i, r := range cut {
+		m := len(pos) > 0 && pos[0] == i
+		for len(pos) > 0 && pos[0] <= i {
+			pos = pos[1:]
+		}
+		if !started || m != inMatch {
+			if started {
+				b.WriteString(paintOf(inMatch, plain, match).Post)
+			}
+			b.WriteString(paintOf(m, plain, match).Pre)
+			inMatch, started = m, true
+		}
+		b.WriteRune(r)
+	}
+	if started {
+		b.WriteString(paintOf(inMatch, plain, match).Post)
+	}
+	width := ansi.StringWidth(cut)
+	if cut != s {
+		b.WriteString(plain.Render("…"))
+		width++
+	}
+	return b.String(), width
+}
+
+func paintOf(m bool, plain, match Paint) Paint {
+	if m {
+		return match
+	}
+	return plain
+}
+
+// Wrap breaks text into lines of at most w cells at spaces (a word longer
+// than w is cut), for sentences shown in narrow areas.
+func Wrap(text string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	var lines []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = word
+			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= w:
+				line += " " + word
+			default:
+				lines = append(lines, ansi.Truncate(line, w, "…"))
+				line = word
+			}
+		}
+		lines = append(lines, ansi.Truncate(line, w, "…"))
+	}
+	return lines
+}
+
+// Capitalize returns s with its first rune in upper case, for a phrase
+// that starts a sentence.
+func Capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// Lower returns s with its first rune in lower case, for a sentence used
+// as a phrase.
+func Lower(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// Pad returns s followed by spaces up to w cells (s as is when wider).
+func Pad(s string, w int) string {
+	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+}

@@ -1,0 +1,289 @@
+// Package sessions is the Sessions page of the picker: the agent's saved
+// sessions for this directory, found with session.discover page by page,
+// filtered by a fuzzy match on their titles, and opened exactly with
+// session.open (Enter), which ends the picker with the session's id.
+//
+// Discovery starts the first time the page is shown (it reads every
+// history, which a picker opened for files should not pay for) and follows
+// cursors, empty pages included, until a page says complete. Until then
+// the rows are provisional: drawn dimmed, counted "so far", with a spinner
+// and the reason the backend paused in words, and Enter does not open
+// them. On stale_revision the rows are discarded and discovery starts over
+// once by itself, saying why; any other error discards them and says what
+// happened and what to do. Every reply carries the number of the scan or
+// open that asked for it, so replies of abandoned work are dropped.
+package sessions
+
+import (
+	"errors"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/display"
+)
+
+// Options configure the Sessions page.
+type Options struct {
+	Backend bridge.Backend
+	// Now is the clock relative times are shown against (time.Now when
+	// nil; tests fix it).
+	Now func() time.Time
+}
+
+// Model is the Sessions page.
+type Model struct {
+	backend bridge.Backend
+	keys    KeyMap
+	styles  Styles
+	paints  paints
+	gutter  display.Paint
+	input   textinput.Model
+	spin    spinner.Model
+	now     func() time.Time
+
+	isDark, noColor bool
+	width, height   int
+
+	shown   bool // shown once: discovery was started
+	down    bool // the backend child is dead
+	canScan bool // session.discover was negotiated
+	canOpen bool // session.open was negotiated
+
+	disc     discovery
+	rows     []wire.SessionRow // in arrival order
+	order    []int             // rows' indices, newest first
+	notices  wire.SessionNotices
+	complete bool
+
+	filter filterState
+	cursor int
+	offset int
+
+	open openState
+	// note is a sentence about what just happened (a discovery started
+	// over, an open refused), shown above the footer until replaced.
+	note    string
+	noteBad bool
+}
+
+// New returns the Sessions page.
+func New(opts Options) *Model {
+	in := textinput.New()
+	in.Prompt = "> "
+	in.Placeholder = "filter sessions by title"
+	in.SetVirtualCursor(false)
+	_ = in.Focus()
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	m := &Model{
+		backend: opts.Backend,
+		keys:    DefaultKeyMap(),
+		input:   in,
+		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		now:     now,
+		isDark:  true,
+	}
+	m.filter.k = rankWindow
+	m.negotiated()
+	m.restyle()
+	return m
+}
+
+func (m *Model) negotiated() {
+	m.canScan = bridge.Negotiated(m.backend, wire.MethodSessionDiscover)
+	m.canOpen = bridge.Negotiated(m.backend, wire.MethodSessionOpen)
+}
+
+func (m *Model) restyle() {
+	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.paints = m.styles.paints()
+	m.gutter = display.PaintOf(m.styles.Gutter)
+	m.input.SetStyles(m.styles.Input)
+	m.spin.Style = m.styles.Spinner
+}
+
+// Title implements tui.Page.
+func (m *Model) Title() string { return "Sessions" }
+
+// Keys implements tui.Page.
+func (m *Model) Keys() help.KeyMap { return m.keys }
+
+// Init implements tui.Page: nothing until the page is shown.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Query returns the filter's text.
+func (m *Model) Query() string { return m.input.Value() }
+
+// Complete reports whether discovery completed: the rows are a finished
+// list.
+func (m *Model) Complete() bool { return m.complete }
+
+// Rows returns the ids of the rows shown, in order (see Settled).
+func (m *Model) Rows() []string {
+	ids := make([]string, len(m.filter.shown))
+	for i, s := range m.filter.shown {
+		ids[i] = m.rows[s.row].ID
+	}
+	return ids
+}
+
+// Focused returns the focused row's id ("" for none).
+func (m *Model) Focused() string {
+	if r, ok := m.focused(); ok {
+		return r.ID
+	}
+	return ""
+}
+
+// Update implements tui.Page.
+func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		return m, m.edit(msg)
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(m.width-len(m.input.Prompt)-countWidth, 1))
+		m.scrollTo()
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.restyle()
+	case tea.ColorProfileMsg:
+		m.noColor = msg.Profile <= colorprofile.ASCII
+		m.restyle()
+	case spinner.TickMsg:
+		if m.disc.running || m.open.running {
+			var cmd tea.Cmd
+			m.spin, cmd = m.spin.Update(msg)
+			return m, cmd
+		}
+	case tui.ShownMsg:
+		if !m.shown {
+			m.shown = true
+			return m, m.startDiscovery()
+		}
+	case pageMsg:
+		return m, m.handlePage(msg)
+	case rankMsg:
+		return m, m.handleRank(msg)
+	case retryMsg:
+		return m, m.handleRetry(msg)
+	case openMsg:
+		return m, m.handleOpen(msg)
+	case bridge.RestartedMsg:
+		return m, m.restarted()
+	case bridge.DownMsg:
+		m.wentDown()
+	}
+	return m, nil
+}
+
+// restarted starts over on a new child: its cursors are not the old
+// child's, and a restart for request_limit must rescan.
+func (m *Model) restarted() tea.Cmd {
+	m.down = false
+	m.negotiated()
+	m.open.abandon()
+	if !m.shown {
+		return nil
+	}
+	m.disc.autoRestarts = 0
+	return m.startDiscovery()
+}
+
+// wentDown abandons the discovery in flight; its rows can never be
+// completed, so they go.
+func (m *Model) wentDown() {
+	m.down = true
+	m.open.abandon()
+	if m.disc.running || m.complete || len(m.rows) > 0 {
+		m.disc.abandon()
+		m.discard()
+		m.disc.err = "The backend stopped, so discovery stopped. Press R to restart it; the sessions are then read again."
+	}
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Open):
+		return m.openFocused()
+	case key.Matches(msg, k.Rescan):
+		return m.rescan()
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.listHeight())
+	case key.Matches(msg, k.PageDown):
+		m.move(m.listHeight())
+	default:
+		return m.edit(msg)
+	}
+	return m.widen()
+}
+
+// edit hands msg to the filter and filters again when its text changed.
+func (m *Model) edit(msg tea.Msg) tea.Cmd {
+	before := m.input.Value()
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if m.input.Value() != before {
+		m.filter.k = rankWindow
+		return tea.Batch(cmd, m.refilter())
+	}
+	return cmd
+}
+
+// rescan is Ctrl-R: discovery from the start.
+func (m *Model) rescan() tea.Cmd {
+	if m.down {
+		return tui.ReportError(errDown)
+	}
+	m.note = ""
+	m.disc.autoRestarts = 0
+	return m.startDiscovery()
+}
+
+var errDown = errors.New("the backend is not running; press R to restart it")
+
+func (m *Model) move(d int) {
+	n := len(m.filter.shown)
+	if n == 0 {
+		return
+	}
+	m.cursor = min(max(m.cursor+d, 0), n-1)
+	m.scrollTo()
+}
+
+// scrollTo keeps the cursor on screen.
+func (m *Model) scrollTo() {
+	h := m.listHeight()
+	switch {
+	case m.cursor < m.offset:
+		m.offset = m.cursor
+	case m.cursor >= m.offset+h:
+		m.offset = m.cursor - h + 1
+	}
+	m.offset = max(min(m.offset, len(m.filter.shown)-h), 0)
+}
+
+func (m *Model) focused() (wire.SessionRow, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.filter.shown) || m.filter.shown[m.cursor].row >= len(m.rows) {
+		return wire.SessionRow{}, false
+	}
+	return m.rows[m.filter.shown[m.cursor].row], true
+}

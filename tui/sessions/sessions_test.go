@@ -1,0 +1,419 @@
+package sessions_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge/bridgetest"
+	"github.com/scoutdev/scout/tui/internal/pagetest"
+)
+
+// script serves session.discover from a list of answers, one per call,
+// recording the cursors it was given; an answer may be held on a channel.
+type script struct {
+	mu      sync.Mutex
+	cursors []*string
+	answers []answer
+}
+
+type answer struct {
+	res  wire.DiscoverResult
+	err  error
+	hold chan struct{}
+}
+
+func (s *script) discover(ctx context.Context, n int, cursor *string) (wire.DiscoverResult, error) {
+	s.mu.Lock()
+	s.cursors = append(s.cursors, cursor)
+	a := answer{err: wire.NewError(wire.CodeInternal)}
+	if n <= len(s.answers) {
+		a = s.answers[n-1]
+	}
+	s.mu.Unlock()
+	if a.hold != nil {
+		select {
+		case <-a.hold:
+		case <-ctx.Done():
+			return wire.DiscoverResult{}, ctx.Err()
+		}
+	}
+	return a.res, a.err
+}
+
+func (s *script) cursor(i int) *string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cursors[i]
+}
+
+func scripted(answers ...answer) (*bridgetest.Fake, *script) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	s := &script{answers: answers}
+	fake.SetDiscover(s.discover)
+	return fake, s
+}
+
+func page(rows []wire.SessionRow, cursor, progress string) answer {
+	return answer{res: bridgetest.Page(rows, cursor, progress, wire.SessionNotices{SessionsOtherDirectories: 3, SessionsOmittedInvalid: 1})}
+}
+
+func fails(code wire.Code) answer { return answer{err: wire.NewError(code)} }
+
+func TestProvisionalRowsThenCompletion(t *testing.T) {
+	release := make(chan struct{})
+	last := page(fixture[3:], "", "")
+	last.hold = release
+	fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), last)
+	h := start(t, fake, 80, 24)
+	f := h.WaitText("reading histories…", "rows are provisional until complete", "3 so far")
+	f = h.filtered("")
+	if s := st(f); s.complete || !slices.Equal(s.rows, []string{"s-parser", "s-tree", "s-legacy"}) {
+		t.Fatalf("provisional state %+v, want the first page's rows newest first", s)
+	}
+	golden.RequireEqual(t, pagetest.Golden(f.View))
+	h.Press(tea.KeyEnter) // not a finished list: Enter only says so
+	h.WaitText("Enter opens one once the list is complete")
+	if n := fake.Calls(wire.MethodSessionOpen); n != 0 {
+		t.Fatalf("%d opens of a provisional row", n)
+	}
+	close(release)
+	f = h.complete()
+	if s := st(f); !slices.Equal(s.rows, newestFirst) {
+		t.Fatalf("rows %q, want %q", s.rows, newestFirst)
+	}
+	h.WaitText("7 sessions here · 3 in other directories · 1 omitted")
+}
+
+func TestEmptyPageIsFollowed(t *testing.T) {
+	fake, s := scripted(
+		page(nil, "d1.a", wire.ProgressDirectoryWork),
+		page(nil, "d1.b", wire.ProgressInventoryValidation),
+		page(fixture, "", ""),
+	)
+	h := start(t, fake, 80, 24)
+	f := h.complete()
+	if got := st(f).rows; !slices.Equal(got, newestFirst) {
+		t.Fatalf("rows %q", got)
+	}
+	if c := s.cursor(1); c == nil || *c != "d1.a" {
+		t.Fatalf("second call's cursor %v, want the empty page's", c)
+	}
+	if c := s.cursor(2); c == nil || *c != "d1.b" {
+		t.Fatalf("third call's cursor %v, want the second empty page's", c)
+	}
+}
+
+func TestStaleRevisionDiscardsAndRestartsOnce(t *testing.T) {
+	fresh := []wire.SessionRow{row("s-new", "A session written meanwhile", 0)}
+	fake, s := scripted(
+		page(fixture[:2], "d1.a", wire.ProgressPageEntries),
+		fails(wire.CodeStaleRevision),
+		page(fresh, "", ""),
+	)
+	h := start(t, fake, 80, 24)
+	f := h.complete()
+	if got := st(f).rows; !slices.Equal(got, []string{"s-new"}) {
+		t.Fatalf("rows %q: the stale scan's rows were not discarded", got)
+	}
+	h.WaitText("changed while they were being read", "discovery started again")
+	if c := s.cursor(2); c != nil {
+		t.Fatalf("the restart sent cursor %q, want a fresh scan", *c)
+	}
+}
+
+func TestStaleRevisionTwiceStopsAndSays(t *testing.T) {
+	fake, _ := scripted(fails(wire.CodeStaleRevision), fails(wire.CodeStaleRevision), page(fixture, "", ""))
+	h := start(t, fake, 80, 24)
+	h.WaitText("kept changing", "Ctrl-R")
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 2 {
+		t.Fatalf("%d discover calls, want the first and one automatic restart", n)
+	}
+	h.Press('r', tea.ModCtrl)
+	h.complete()
+}
+
+func TestDiscoveryErrorsSayWhatToDo(t *testing.T) {
+	for code, want := range map[wire.Code]string{
+		wire.CodeDiscoveryUnavailable: "unsafe or unreadable",
+		wire.CodeDiscoveryRecordBytes: "record over 8 MiB",
+		wire.CodeDiscoveryPageBytes:   "too large",
+		wire.CodeInvalidCursor:        "did not recognise",
+		wire.CodeInternal:             "internal error",
+	} {
+		t.Run(string(code), func(t *testing.T) {
+			fake, _ := scripted(page(fixture[:2], "d1.a", wire.ProgressPageEntries), fails(code))
+			h := start(t, fake, 100, 24)
+			f := h.WaitText(want, "Ctrl-R", "discovery stopped")
+			if s := st(f); len(s.rows) != 0 || s.complete {
+				t.Fatalf("rows %q kept after an error", s.rows)
+			}
+		})
+	}
+}
+
+func TestBusyIsAskedAgain(t *testing.T) {
+	fake, s := scripted(page(nil, "d1.a", wire.ProgressDeadline), fails(wire.CodeBusy), page(fixture, "", ""))
+	h := start(t, fake, 80, 24)
+	h.complete()
+	if c := s.cursor(2); c == nil || *c != "d1.a" {
+		t.Fatalf("after busy the page sent %v, want the same cursor again", c)
+	}
+}
+
+func TestDiscoveryStartsWhenTheTabIsFirstShown(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24, 0)
+	h.WaitText("files page")
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 0 {
+		t.Fatalf("%d discover calls before the tab was shown", n)
+	}
+	h.Press('2', tea.ModAlt)
+	h.complete()
+	h.Press('1', tea.ModAlt)
+	h.Press('2', tea.ModAlt)
+	h.complete()
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 1 {
+		t.Fatalf("%d discover calls, want one (showing the tab again keeps the list)", n)
+	}
+}
+
+func TestFollowsTheRealCursorsOfTheFake(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture, SessionPage: 2})
+	h := start(t, fake, 80, 24)
+	if got := st(h.complete()).rows; !slices.Equal(got, newestFirst) {
+		t.Fatalf("rows %q", got)
+	}
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 4 {
+		t.Fatalf("%d calls for 7 rows in pages of 2", n)
+	}
+}
+
+func TestFilterHighlightsTitles(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("pars")
+	f := h.filtered("pars")
+	if got := st(f).rows; len(got) == 0 || got[0] != "s-parser" {
+		t.Fatalf("rows %q, want s-parser first", got)
+	}
+	if !strings.Contains(f.View, "\x1b[1;38;2;255;135;215;48;2;46;42;69mpars") {
+		t.Fatalf("no highlight of the match in %q", f.View)
+	}
+	h.WaitText(" 1/7")
+}
+
+func TestEnterOpensExactlyAndEndsWithTheID(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("tree")
+	if f := h.filtered("tree"); st(f).focused != "s-tree" {
+		t.Fatalf("focused %q, want s-tree", st(f).focused)
+	}
+	h.Press(tea.KeyEnter)
+	out := h.Outcome()
+	if out.Cancelled || !slices.Equal(out.Items, []string{"s-tree"}) {
+		t.Fatalf("outcome %+v, want s-tree", out)
+	}
+	if fake.Attached() != "s-tree" || fake.Calls(wire.MethodSessionOpen) != 1 {
+		t.Fatalf("attached %q after %d opens", fake.Attached(), fake.Calls(wire.MethodSessionOpen))
+	}
+}
+
+func TestEnterWithoutAMatchChoosesNothing(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("zzzz")
+	h.WaitText("no match")
+	h.Press(tea.KeyEnter)
+	if out := h.Outcome(); out.Cancelled || len(out.Items) != 0 {
+		t.Fatalf("outcome %+v, want nothing chosen", out)
+	}
+}
+
+func TestRefusedOpenIsExplainedAndTheAttachmentStays(t *testing.T) {
+	for code, want := range map[wire.Code]string{
+		wire.CodeCwdMismatch:    "belongs to another project",
+		wire.CodeSessionInvalid: "malformed, unsafe or unreadable",
+		wire.CodeNotFound:       "no longer exists",
+	} {
+		t.Run(string(code), func(t *testing.T) {
+			fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+			fake.SetOpen(func(ctx context.Context, n int, id string) (wire.SessionOpenResult, error) {
+				return wire.SessionOpenResult{}, wire.NewError(code)
+			})
+			h := start(t, fake, 160, 24)
+			h.complete()
+			h.Press(tea.KeyEnter)
+			h.WaitText("“End-to-end tests in tmux” was not opened", want, "The previous attachment stays.")
+			if fake.Attached() != "" {
+				t.Fatalf("attached %q after a refused open", fake.Attached())
+			}
+			h.Type("x") // the picker is still running
+			h.Wait("typing", func(f pagetest.Frame) bool { return st(f).query == "x" })
+		})
+	}
+}
+
+func TestRequestLimitRestartsTheChildAndTheScan(t *testing.T) {
+	fake, _ := scripted(fails(wire.CodeRequestLimit), page(fixture, "", ""))
+	h := start(t, fake, 80, 24)
+	f := h.complete()
+	if fake.Calls("restart") != 1 || len(st(f).rows) != len(fixture) {
+		t.Fatalf("%d restarts, rows %q", fake.Calls("restart"), st(f).rows)
+	}
+}
+
+func TestAChildRestartRestartsDiscovery(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	fake.Crash()
+	h.WaitText("The backend stopped", "press R")
+	h.Type("R")
+	h.Wait("the scan after the restart", func(f pagetest.Frame) bool {
+		return fake.Calls(wire.MethodSessionDiscover) == 2 && st(f).complete
+	})
+	h.TM.Send(tui.RestartMsg{})
+	h.Wait("the scan after the second restart", func(f pagetest.Frame) bool {
+		return fake.Calls(wire.MethodSessionDiscover) == 3 && st(f).complete
+	})
+}
+
+func TestTypingWhileAPageIsOnItsWay(t *testing.T) {
+	held := answer{hold: make(chan struct{})}
+	fake, _ := scripted(page(fixture[:2], "d1.a", wire.ProgressRecordWork), held)
+	h := start(t, fake, 80, 24)
+	h.WaitText("reading a long record…")
+	h.Type("fix")
+	f := h.filtered("fix")
+	if got := st(f).rows; !slices.Equal(got, []string{"s-parser"}) {
+		t.Fatalf("rows %q", got)
+	}
+	h.Press(tea.KeyDown)
+	h.Press(tea.KeyUp)
+	h.WaitText("1/2 so far")
+}
+
+func TestGoldenViews(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {40, 10}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+			h := start(t, fake, size.w, size.h)
+			h.complete()
+			h.Type("re")
+			f := h.filtered("re")
+			pagetest.CheckFits(t, f.View, size.w, size.h)
+			golden.RequireEqual(t, pagetest.Golden(f.View))
+		})
+	}
+}
+
+func TestEnterRightAfterTypingOpensTheBestMatchOfWhatWasTyped(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("tree")
+	h.Press(tea.KeyEnter)
+	if out := h.Outcome(); !slices.Equal(out.Items, []string{"s-tree"}) {
+		t.Fatalf("outcome %+v, want the best match of the typed filter", out)
+	}
+}
+
+func TestALateReplyOfAnAbandonedScanIsDropped(t *testing.T) {
+	late, answered := make(chan struct{}), make(chan struct{})
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	fake.SetDiscover(func(ctx context.Context, n int, cursor *string) (wire.DiscoverResult, error) {
+		if n == 1 { // answers after it was abandoned, ignoring its context
+			defer close(answered)
+			<-late
+			return bridgetest.Page([]wire.SessionRow{row("s-stale", "From the abandoned scan", 0)}, "", "", wire.SessionNotices{}), nil
+		}
+		return bridgetest.Page(fixture, "", "", wire.SessionNotices{}), nil
+	})
+	h := start(t, fake, 80, 24)
+	h.WaitText("looking for sessions…")
+	h.Press('r', tea.ModCtrl) // abandons scan 1
+	h.complete()
+	close(late)
+	<-answered
+	frames := 0
+	f := h.Wait("a few frames after scan 1's answer", func(pagetest.Frame) bool { frames++; return frames > 20 })
+	if slices.Contains(st(f).rows, "s-stale") || len(st(f).rows) != len(fixture) {
+		t.Fatalf("rows %q: the abandoned scan's reply was shown", st(f).rows)
+	}
+}
+
+func TestInvalidationIsNotASessionsConcern(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	gen := fake.Invalidate()
+	h.WaitText(fmt.Sprintf("gen %d", gen))
+	h.complete()
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 1 {
+		t.Fatalf("%d discover calls: project_files.invalidated restarted discovery", n)
+	}
+}
+
+func TestTheRankedWindowWidensWhenScrolling(t *testing.T) {
+	rows := make([]wire.SessionRow, 450)
+	for i := range rows {
+		rows[i] = row(fmt.Sprintf("s%03d", i), fmt.Sprintf("session number %d", i), time.Duration(i)*time.Minute)
+	}
+	fake := bridgetest.New(bridgetest.Options{Sessions: rows})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("num")
+	if f := h.filtered("num"); len(st(f).rows) != 200 {
+		t.Fatalf("%d rows ranked at first, want the window of 200", len(st(f).rows))
+	}
+	h.WaitText("450/450")
+	for range 25 {
+		h.Press(tea.KeyPgDown)
+	}
+	h.Wait("every match ranked", func(f pagetest.Frame) bool { return len(st(f).rows) == 450 && st(f).settled })
+}
+
+func TestNoColorKeepsTheHighlightAndTheFocus(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 12) // no short help line: its colours are the root's
+	h.complete()
+	h.Type("pars")
+	h.filtered("pars")
+	h.TM.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
+	f := h.Wait("a colourless frame", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "38;") })
+	attrs := "" // of the match in the focused row
+	for _, m := range regexp.MustCompile(`\x1b\[([0-9;]*)mpars\x1b\[m\x1b\[7mer's`).FindAllStringSubmatch(f.View, -1) {
+		attrs = ";" + m[1] + ";"
+	}
+	if strings.Contains(f.View, "48;") || !strings.Contains(attrs, ";1;") || !strings.Contains(attrs, ";4;") || !strings.Contains(attrs, ";7;") {
+		t.Fatalf("without colour the match must be bold and underlined on a reversed row:\n%q", f.View)
+	}
+}
+
+func TestTinyTerminals(t *testing.T) {
+	fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), answer{hold: make(chan struct{})})
+	h := start(t, fake, 80, 24)
+	h.WaitText("reading histories…")
+	h.Type("re")
+	for _, w := range []int{1, 5, 20, 40} {
+		h.TM.Send(tea.WindowSizeMsg{Width: w, Height: 3})
+		f := h.Wait("a tiny size", func(f pagetest.Frame) bool { return strings.Count(f.View, "\n") == 2 })
+		pagetest.CheckFits(t, f.View, w, 3)
+	}
+}

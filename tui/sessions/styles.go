@@ -1,0 +1,107 @@
+package sessions
+
+import (
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+
+	"github.com/scoutdev/scout/tui/internal/display"
+)
+
+// Styles is the Sessions page's look.
+type Styles struct {
+	Input textinput.Styles
+	// Title and Match style a finished row's title and its matched
+	// characters; Provisional and ProvisionalMatch a row of a discovery
+	// still running (dimmed: not a finished list yet).
+	Title, Match                  lipgloss.Style
+	Provisional, ProvisionalMatch lipgloss.Style
+	// Focused is laid over the focused row.
+	Focused lipgloss.Style
+	Gutter  lipgloss.Style
+	Time    lipgloss.Style
+	Busy    lipgloss.Style
+	NoCwd   lipgloss.Style
+	Count   lipgloss.Style
+	Footer  lipgloss.Style
+	Note    lipgloss.Style
+	Error   lipgloss.Style
+	Empty   lipgloss.Style
+	Spinner lipgloss.Style
+}
+
+// DefaultStyles returns the styles for a dark or light background; with
+// noColor every distinction is made with attributes alone.
+func DefaultStyles(isDark, noColor bool) Styles {
+	ld := lipgloss.LightDark(isDark)
+	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
+	match := ld(lipgloss.Color("#C2185B"), lipgloss.Color("#FF87D7"))
+	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
+	errc := ld(lipgloss.Color("#C0002B"), lipgloss.Color("#FF6B81"))
+	focusBg := ld(lipgloss.Color("#E4E0F7"), lipgloss.Color("#2E2A45"))
+
+	m := lipgloss.NewStyle().Bold(true)
+	s := Styles{
+		Input:            textinput.DefaultStyles(isDark),
+		Title:            lipgloss.NewStyle(),
+		Match:            m,
+		Provisional:      lipgloss.NewStyle().Faint(true).Italic(true),
+		ProvisionalMatch: m.Italic(true),
+		Gutter:           lipgloss.NewStyle().Bold(true),
+		Time:             lipgloss.NewStyle().Faint(true),
+		Busy:             lipgloss.NewStyle().Bold(true),
+		NoCwd:            lipgloss.NewStyle().Faint(true).Underline(true),
+		Count:            lipgloss.NewStyle().Faint(true),
+		Footer:           lipgloss.NewStyle().Faint(true),
+		Note:             lipgloss.NewStyle().Italic(true),
+		Error:            lipgloss.NewStyle().Bold(true),
+		Empty:            lipgloss.NewStyle().Faint(true).Italic(true),
+		Spinner:          lipgloss.NewStyle(),
+	}
+	if noColor {
+		s.Match, s.ProvisionalMatch = s.Match.Underline(true), s.ProvisionalMatch.Underline(true)
+		s.Focused = lipgloss.NewStyle().Reverse(true)
+	} else {
+		s.Match = s.Match.Foreground(match)
+		s.ProvisionalMatch = s.ProvisionalMatch.Foreground(match)
+		s.Gutter = s.Gutter.Foreground(accent)
+		s.Busy = s.Busy.Foreground(warn)
+		s.Note = s.Note.Foreground(warn)
+		s.Error = s.Error.Foreground(errc)
+		s.Spinner = s.Spinner.Foreground(accent)
+		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
+		s.Focused = lipgloss.NewStyle().Background(focusBg)
+	}
+	s.Input.Cursor.Blink = false
+	return s
+}
+
+// rowPaint is how one row is drawn, reduced to escape sequences.
+type rowPaint struct {
+	plain, title, match, time, busy, noCwd display.Paint
+}
+
+// paints are the rows' paints: [provisional][focused].
+type paints [2][2]rowPaint
+
+func (s Styles) paints() paints {
+	var p paints
+	for prov := range 2 {
+		title, match := s.Title, s.Match
+		if prov == 1 {
+			title, match = s.Provisional, s.ProvisionalMatch
+		}
+		for foc := range 2 {
+			on := func(st lipgloss.Style) display.Paint {
+				if foc == 1 {
+					st = st.Inherit(s.Focused)
+				}
+				return display.PaintOf(st)
+			}
+			p[prov][foc] = rowPaint{
+				plain: on(lipgloss.NewStyle()), title: on(title), match: on(match),
+				time: on(s.Time), busy: on(s.Busy), noCwd: on(s.NoCwd),
+			}
+		}
+	}
+	return p
+}
