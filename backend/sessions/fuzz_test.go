@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -104,7 +105,7 @@ func checkRow(t *testing.T, row wire.SessionRow, records int64, sawCwd, hasTitle
 		t.Fatalf("title %q is not UTF-8", row.Title)
 	}
 	for _, r := range row.Title {
-		if unsafeTitleRune(r) {
+		if fsguard.UnsafeRune(r) {
 			t.Fatalf("title %q keeps %U", row.Title, r)
 		}
 	}
