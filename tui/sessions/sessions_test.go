@@ -77,8 +77,8 @@ func TestProvisionalRowsThenCompletion(t *testing.T) {
 	last.hold = release
 	fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), last)
 	h := start(t, fake, 80, 24)
-	f := h.WaitText("reading histories…", "rows are provisional until complete", "3 so far")
-	f = h.filtered("")
+	h.WaitText("reading histories…", "rows are provisional until complete", "3 so far")
+	f := h.filtered("")
 	if s := st(f); s.complete || !slices.Equal(s.rows, []string{"s-parser", "s-tree", "s-legacy"}) {
 		t.Fatalf("provisional state %+v, want the first page's rows newest first", s)
 	}
