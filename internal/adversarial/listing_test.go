@@ -66,7 +66,7 @@ func (w *listWalk) checkPage(m scouttest.Msg, last *string) wire.ListResult {
 
 // walk lists folder ref (at path rel) page by page and descends, reading
 // every file. Entries may vanish at any moment: not_found is allowed.
-func (w *listWalk) walk(ref, rel string, depth int) {
+func (w *listWalk) walk(ref, rel string) {
 	last := ""
 	for page := 0; ref != ""; page++ {
 		m := w.p.Call(wire.MethodProjectList, map[string]any{"ref": ref, "limit": w.limit})
@@ -83,8 +83,8 @@ func (w *listWalk) walk(ref, rel string, depth int) {
 			w.seen[p] = e.Type
 			switch {
 			case w.skip && p == "bulk":
-			case e.Type == wire.TypeDir && depth < 20:
-				w.walk(e.ID, p, depth+1)
+			case e.Type == wire.TypeDir:
+				w.walk(e.ID, p)
 			case e.Type == wire.TypeFile && !strings.HasPrefix(p, "bulk/"):
 				w.read(e.ID)
 			}
@@ -147,7 +147,7 @@ func TestListAndReadUnderMutation(t *testing.T) {
 	}()
 	w := &listWalk{t: t, p: p, tok: tok, limit: 7, skip: true, answers: map[string]int{}, seen: map[string]string{}}
 	for range rounds(4, 2) {
-		w.walk(wire.RootRef, "", 0)
+		w.walk(wire.RootRef, "")
 	}
 	close(stop)
 	<-done
@@ -157,7 +157,7 @@ func TestListAndReadUnderMutation(t *testing.T) {
 	q := start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}, Unprivileged: true}, leakscan.Canaries{})
 	q.Initialize(wire.MethodProjectList, wire.MethodProjectRead)
 	quiet := &listWalk{t: t, p: q, tok: tok, limit: 1000, answers: map[string]int{}, seen: map[string]string{}}
-	quiet.walk(wire.RootRef, "", 0)
+	quiet.walk(wire.RootRef, "")
 	want, _ := expectedEntries(ws, tok, 1<<20, false)
 	var diff []string
 	for p, typ := range want {

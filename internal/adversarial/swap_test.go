@@ -111,7 +111,7 @@ func TestSwappedUnderTheReader(t *testing.T) {
 		p.Initialize(wire.MethodProjectList, wire.MethodProjectRead)
 		w := &listWalk{t: t, p: p, tok: tok, limit: 2, answers: map[string]int{}, seen: map[string]string{}}
 		for range rounds(200, 50) {
-			w.walk(wire.RootRef, "", 0)
+			w.walk(wire.RootRef, "")
 		}
 		for _, sw := range sws {
 			sw.halt()
