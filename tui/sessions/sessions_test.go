@@ -391,7 +391,7 @@ func TestTheRankedWindowWidensWhenScrolling(t *testing.T) {
 
 func TestNoColorKeepsTheHighlightAndTheFocus(t *testing.T) {
 	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
-	h := start(t, fake, 80, 12) // no short help line: its colours are the root's
+	h := start(t, fake, 80, 24)
 	h.complete()
 	h.Type("pars")
 	h.filtered("pars")
