@@ -1,6 +1,9 @@
 package rank
 
-import "bytes"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // row is one row of the sparse dynamic program: the positions where one
 // query rune can match and, at each, the best score of the query up to that
@@ -99,15 +102,46 @@ func collectBytes(s *scratch, t []byte, p *pattern) bool {
 }
 
 // appendPositions appends to pos every index i >= from where t[i] == c.
+// It tests eight bytes at a time (the exact zero-byte test on t's word
+// xor c in every byte), then the last word again, overlapping, for the
+// tail: a path holds a few occurrences of a rune in a few words, where
+// calling bytes.IndexByte once per occurrence cost more than the search.
 func appendPositions(pos []int32, t []byte, c byte, from int) []int32 {
-	for i := from; ; i++ {
-		k := bytes.IndexByte(t[i:], c)
-		if k < 0 {
-			return pos
+	rep := lsbs * uint64(c)
+	i := from
+	for ; i+8 <= len(t); i += 8 {
+		for z := zeroBytes(binary.LittleEndian.Uint64(t[i:]) ^ rep); z != 0; z &= z - 1 {
+			pos = append(pos, int32(i+bits.TrailingZeros64(z)>>3))
 		}
-		i += k
-		pos = append(pos, int32(i))
 	}
+	if i >= len(t) {
+		return pos
+	}
+	if len(t) < 8 {
+		for ; i < len(t); i++ {
+			if t[i] == c {
+				pos = append(pos, int32(i))
+			}
+		}
+		return pos
+	}
+	j := len(t) - 8
+	z := zeroBytes(binary.LittleEndian.Uint64(t[j:])^rep) & (^uint64(0) << (8 * (i - j)))
+	for ; z != 0; z &= z - 1 {
+		pos = append(pos, int32(j+bits.TrailingZeros64(z)>>3))
+	}
+	return pos
+}
+
+const (
+	lsbs  = 0x0101010101010101
+	low7s = 0x7f7f7f7f7f7f7f7f
+)
+
+// zeroBytes returns x with the high bit of every zero byte set and every
+// other bit clear.
+func zeroBytes(x uint64) uint64 {
+	return ^((x&low7s + low7s) | x | low7s)
 }
 
 // collectRunes is collectBytes for a path of runes.

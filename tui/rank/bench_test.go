@@ -61,6 +61,12 @@ func BenchmarkRank(b *testing.B) {
 					rankCold(b, r, q, 0, true)
 				}
 			})
+			b.Run(name+"/scout-order", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					orderCold(b, r, q)
+				}
+			})
 			b.Run(name+"/sahilm-typed", func(b *testing.B) {
 				benchTyped(b, len(q), func(i int) { fuzzy.Find(q[:i+1], paths) })
 			})
@@ -84,6 +90,17 @@ func rankCold(b *testing.B, r *Ranker, query string, k int, cold bool) {
 		r.cache = newQueryCache(r.Len())
 	}
 	if _, err := r.Rank(context.Background(), query, k); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// orderCold is `scout filter`'s ranking: Order(query, 0) on a cold cache.
+func orderCold(b *testing.B, r *Ranker, query string) {
+	for _, set := range r.cache.sets {
+		set.recycle()
+	}
+	r.cache = newQueryCache(r.Len())
+	if _, _, err := r.Order(context.Background(), query, 0); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -1,25 +1,30 @@
 package rank
 
 import (
+	"runtime"
 	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
 
-// index is a snapshot's paths prepared once for matching: folded and
-// original text, rune classes and a rune bitmask per path. ASCII paths (the
-// usual case) live in byte arenas where rune index = byte offset; the others
-// are decoded into rune arenas with each rune's byte offset.
+// index is a snapshot's paths prepared once for matching: folded text,
+// rune classes and a rune bitmask per path. ASCII paths (the usual case)
+// live in byte arenas where rune index = byte offset, and their original
+// case is read from the path strings themselves; the others are decoded
+// into rune arenas with each rune's byte offset.
 type index struct {
 	paths []string
 	ents  []entry
 
-	orig, fold []byte  // ASCII paths: original and lower-cased bytes
-	cls        []uint8 // ASCII paths: rune classes
-	rorig      []rune  // other paths: original runes
-	rfold      []rune  // other paths: lower-cased runes
-	rcls       []uint8 // other paths: rune classes
-	roff       []int32 // other paths: byte offset of each rune
+	fold  []byte  // ASCII paths: lower-cased bytes
+	cls   []uint8 // ASCII paths: rune classes
+	rorig []rune  // other paths: original runes
+	rfold []rune  // other paths: lower-cased runes
+	rcls  []uint8 // other paths: rune classes
+	roff  []int32 // other paths: byte offset of each rune
 }
 
 // entry locates one path in the arenas.
@@ -31,40 +36,149 @@ type entry struct {
 	ascii bool
 }
 
-// newIndex prepares paths; it does not copy the strings.
+// indexChunk is how many paths one worker prepares at a time in newIndex.
+const indexChunk = 4096
+
+// newIndex prepares paths; it does not copy the strings. ASCII paths are
+// prepared in parallel, each at its own place in the byte arenas (the sum
+// of the lengths before it, so a non-ASCII path leaves a hole), and the
+// rare others afterwards, in order.
 func newIndex(paths []string) *index {
 	x := &index{paths: paths, ents: make([]entry, len(paths))}
-	var nb, nr int
-	for _, p := range paths {
-		if isASCII(p) {
-			nb += len(p)
-		} else {
-			nr += utf8.RuneCountInString(p)
-		}
-	}
-	x.orig, x.fold, x.cls = make([]byte, 0, nb), make([]byte, 0, nb), make([]uint8, 0, nb)
-	x.rorig, x.rfold = make([]rune, 0, nr), make([]rune, 0, nr)
-	x.rcls, x.roff = make([]uint8, 0, nr), make([]int32, 0, nr)
+	total := 0
 	for i, p := range paths {
-		if isASCII(p) {
-			x.ents[i] = x.addASCII(p)
-		} else {
-			x.ents[i] = x.addRunes(p)
+		x.ents[i].start = int32(total)
+		total += len(p)
+	}
+	x.fold, x.cls = make([]byte, total), make([]uint8, total)
+	chunks := (len(paths) + indexChunk - 1) / indexChunk
+	others := make([][]int, chunks)
+	forChunks(chunks, func(c int) {
+		for i := c * indexChunk; i < min((c+1)*indexChunk, len(paths)); i++ {
+			e := &x.ents[i]
+			a, b := int(e.start), int(e.start)+len(paths[i])
+			if mask, ok := prepareASCII(x.fold[a:b], x.cls[a:b], paths[i]); ok {
+				*e = entry{mask: mask, start: e.start, n: int32(b - a), bytes: int32(b - a), ascii: true}
+			} else {
+				others[c] = append(others[c], i)
+			}
+		}
+	})
+	for _, is := range others {
+		for _, i := range is {
+			x.ents[i] = x.addRunes(paths[i])
 		}
 	}
 	return x
 }
 
-func (x *index) addASCII(p string) entry {
-	e := entry{start: int32(len(x.orig)), n: int32(len(p)), bytes: int32(len(p)), ascii: true}
-	x.orig = append(x.orig, p...)
-	for i := range len(p) {
-		c := lowerASCII(p[i])
-		x.fold = append(x.fold, c)
-		e.mask |= runeMask(rune(c))
+// forChunks runs work(c) for every chunk c, on as many goroutines as
+// there are processors (at most one per chunk).
+func forChunks(chunks int, work func(c int)) {
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		for c := range chunks {
+			work(c)
+		}
+		return
 	}
-	x.cls = appendClasses(x.cls, x.orig[e.start:])
-	return e
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
+				work(c)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// Byte kinds for prepareASCII, one table lookup per byte.
+const (
+	kindSep   uint8 = 1 << iota // one of sahilm's separators
+	kindLower                   // a-z
+	kindUpper                   // A-Z
+	kindSlash                   // '/'
+)
+
+var (
+	kindOf [256]uint8
+	foldOf [256]byte
+	maskOf [256]uint64
+)
+
+func init() {
+	for c := range 256 {
+		r := rune(c)
+		foldOf[c] = byte(c)
+		if c < utf8.RuneSelf {
+			foldOf[c] = lowerASCII(byte(c))
+			maskOf[c] = runeMask(rune(foldOf[c]))
+		}
+		switch {
+		case isSeparator(r):
+			kindOf[c] |= kindSep
+		case 'a' <= r && r <= 'z':
+			kindOf[c] |= kindLower
+		case 'A' <= r && r <= 'Z':
+			kindOf[c] |= kindUpper
+		}
+		if r == '/' {
+			kindOf[c] |= kindSlash
+		}
+	}
+}
+
+// prepareASCII writes the folded bytes and the rune classes of path p to
+// fold and cls (each len(p) long) and returns its rune mask; it reports
+// false, leaving them partly written, when p is not ASCII. The classes
+// are exactly appendClasses's, computed from byte kinds.
+func prepareASCII(fold, cls []uint8, p string) (uint64, bool) {
+	if len(p) == 0 {
+		return 0, true
+	}
+	fold, cls = fold[:len(p)], cls[:len(p)]
+	base := strings.LastIndexByte(p, '/') + 1
+	var mask uint64
+	var high byte
+	prev := uint8(0)
+	for i := range len(p) {
+		b := p[i]
+		high |= b
+		k := kindOf[b]
+		fold[i] = foldOf[b]
+		mask |= maskOf[b]
+		var c uint8
+		switch {
+		case i == 0:
+			c = clsPathStart
+		case prev&kindSep != 0:
+			c = clsAfterSep
+		}
+		if prev&kindLower != 0 && k&kindUpper != 0 {
+			c |= clsCamel
+		}
+		if i >= base {
+			c |= clsInBase
+			if i == base {
+				c |= clsBaseStart
+			}
+		}
+		if i > 0 && (c&clsCamel != 0 || k&kindSep != 0) {
+			cls[i-1] |= wordEnd(cls[i-1], k&kindSlash != 0)
+		}
+		cls[i] = c
+		prev = k
+	}
+	if high >= utf8.RuneSelf {
+		return 0, false
+	}
+	cls[len(p)-1] |= wordEnd(cls[len(p)-1], false)
+	if end := namesakeEndASCII(p, base); end >= 0 && cls[end]&clsWordEnd != 0 {
+		cls[end] |= clsNamesake
+	}
+	return mask, true
 }
 
 func (x *index) addRunes(p string) entry {
@@ -167,6 +281,22 @@ func namesakeEnd[E byte | rune](t []E, base int) int {
 	return base + len(stem) - 1
 }
 
+// namesakeEndASCII is namesakeEnd for an ASCII path.
+func namesakeEndASCII(p string, base int) int {
+	if base < 2 {
+		return -1
+	}
+	dir := p[strings.LastIndexByte(p[:base-1], '/')+1 : base-1]
+	stem := p[base:]
+	if dot := strings.IndexByte(stem, '.'); dot >= 0 {
+		stem = stem[:dot]
+	}
+	if len(stem) == 0 || stem != dir {
+		return -1
+	}
+	return base + len(stem) - 1
+}
+
 // isSeparator reports whether r is one of sahilm's separators.
 func isSeparator(r rune) bool {
 	switch r {
@@ -197,13 +327,4 @@ func lowerASCII(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-func isASCII(s string) bool {
-	for i := range len(s) {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

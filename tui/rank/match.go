@@ -1,6 +1,15 @@
 package rank
 
-import "bytes"
+import (
+	"bytes"
+	"unsafe"
+)
+
+// bytesOf returns s's bytes without copying them. The matcher only reads
+// them, and the strings are the caller's, unchanged for the Ranker's life.
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
 
 // view is one path as the matcher reads it for a pattern: its text in the
 // pattern's case mode, as bytes (ASCII paths) or runes, with its rune
@@ -25,7 +34,7 @@ func (x *index) view(p *pattern, i int, v *view) bool {
 	v.bytes = e.bytes
 	switch {
 	case e.ascii && p.sensitive:
-		v.b, v.r, v.cls, v.off = x.orig[a:b], nil, x.cls[a:b], nil
+		v.b, v.r, v.cls, v.off = bytesOf(x.paths[i]), nil, x.cls[a:b], nil
 	case e.ascii:
 		v.b, v.r, v.cls, v.off = x.fold[a:b], nil, x.cls[a:b], nil
 	case p.sensitive:

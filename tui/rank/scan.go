@@ -196,19 +196,15 @@ func (r *Ranker) best(set *matchSet, k int) []hit {
 // merge returns the best k hits, best first: the union of the workers'
 // heaps sorted and cut, or for k <= 0 every hit of set sorted.
 func (r *Ranker) merge(heaps []topK, set *matchSet, k int) []hit {
-	var all []hit
 	if k <= 0 {
-		all = make([]hit, 0, set.total)
-		for _, g := range set.segs {
-			all = append(all, g.hits...)
-		}
-	} else {
-		for _, h := range heaps {
-			all = append(all, h.items...)
-		}
+		return r.sortAll(set)
+	}
+	var all []hit
+	for _, h := range heaps {
+		all = append(all, h.items...)
 	}
 	slices.SortFunc(all, r.compare)
-	if k > 0 && len(all) > k {
+	if len(all) > k {
 		all = all[:k]
 	}
 	return all
