@@ -94,18 +94,25 @@ func forChunks(chunks int, work func(c int)) {
 	wg.Wait()
 }
 
-// Byte kinds for prepareASCII, one table lookup per byte.
+// Byte kinds for prepareASCII. kindEnd stands for the byte before the
+// path's first and after its last.
 const (
-	kindSep   uint8 = 1 << iota // one of sahilm's separators
-	kindLower                   // a-z
-	kindUpper                   // A-Z
-	kindSlash                   // '/'
+	kindOther uint8 = iota
+	kindLower       // a-z
+	kindUpper       // A-Z
+	kindSep         // one of sahilm's separators but '/'
+	kindSlash       // '/'
+	kindEnd
 )
 
 var (
 	kindOf [256]uint8
 	foldOf [256]byte
 	maskOf [256]uint64
+	// classOfKinds is the class of a byte of kind cur after a byte of
+	// kind prev and before one of kind next, by index prev<<6|cur<<3|next,
+	// leaving out what depends on its position (path start, base name).
+	classOfKinds [1 << 9]uint8
 )
 
 func init() {
@@ -117,64 +124,87 @@ func init() {
 			maskOf[c] = runeMask(rune(foldOf[c]))
 		}
 		switch {
+		case r == '/':
+			kindOf[c] = kindSlash
 		case isSeparator(r):
-			kindOf[c] |= kindSep
+			kindOf[c] = kindSep
 		case 'a' <= r && r <= 'z':
-			kindOf[c] |= kindLower
+			kindOf[c] = kindLower
 		case 'A' <= r && r <= 'Z':
-			kindOf[c] |= kindUpper
-		}
-		if r == '/' {
-			kindOf[c] |= kindSlash
+			kindOf[c] = kindUpper
 		}
 	}
+	for prev := range kindEnd + 1 {
+		for cur := range kindEnd {
+			for next := range kindEnd + 1 {
+				classOfKinds[int(prev)<<6|int(cur)<<3|int(next)] = kindsClass(prev, cur, next)
+			}
+		}
+	}
+}
+
+// kindsClass is appendClasses's definition for a byte of kind cur between
+// bytes of kinds prev and next, position aside.
+func kindsClass(prev, cur, next uint8) uint8 {
+	sep := func(k uint8) bool { return k == kindSep || k == kindSlash }
+	var c uint8
+	if sep(prev) {
+		c |= clsAfterSep
+	}
+	if prev == kindLower && cur == kindUpper {
+		c |= clsCamel
+	}
+	// wordEnd's rule, written out: this init may run before score.go's
+	// fills wordStartOf.
+	startsWord := c != 0
+	switch {
+	case startsWord:
+	case next == kindSlash:
+		c |= clsWordEnd | clsDirEnd
+	case sep(next) || next == kindEnd || cur == kindLower && next == kindUpper:
+		c |= clsWordEnd
+	}
+	return c
 }
 
 // prepareASCII writes the folded bytes and the rune classes of path p to
 // fold and cls (each len(p) long) and returns its rune mask; it reports
 // false, leaving them partly written, when p is not ASCII. The classes
-// are exactly appendClasses's, computed from byte kinds.
+// are exactly appendClasses's: each byte's from a table indexed by the
+// kinds of it and its neighbours, then the path start and the base name.
 func prepareASCII(fold, cls []uint8, p string) (uint64, bool) {
-	if len(p) == 0 {
+	n := len(p)
+	if n == 0 {
 		return 0, true
 	}
-	fold, cls = fold[:len(p)], cls[:len(p)]
-	base := strings.LastIndexByte(p, '/') + 1
+	fold, cls = fold[:n], cls[:n]
 	var mask uint64
 	var high byte
-	prev := uint8(0)
-	for i := range len(p) {
+	for i := range n {
 		b := p[i]
 		high |= b
-		k := kindOf[b]
 		fold[i] = foldOf[b]
 		mask |= maskOf[b]
-		var c uint8
-		switch {
-		case i == 0:
-			c = clsPathStart
-		case prev&kindSep != 0:
-			c = clsAfterSep
-		}
-		if prev&kindLower != 0 && k&kindUpper != 0 {
-			c |= clsCamel
-		}
-		if i >= base {
-			c |= clsInBase
-			if i == base {
-				c |= clsBaseStart
-			}
-		}
-		if i > 0 && (c&clsCamel != 0 || k&kindSep != 0) {
-			cls[i-1] |= wordEnd(cls[i-1], k&kindSlash != 0)
-		}
-		cls[i] = c
-		prev = k
 	}
 	if high >= utf8.RuneSelf {
 		return 0, false
 	}
-	cls[len(p)-1] |= wordEnd(cls[len(p)-1], false)
+	prev, cur := uint(kindEnd), uint(kindOf[p[0]])
+	for i := 1; i < n; i++ {
+		next := uint(kindOf[p[i]])
+		cls[i-1] = classOfKinds[(prev<<6|cur<<3|next)&(1<<9-1)]
+		prev, cur = cur, next
+	}
+	cls[n-1] = classOfKinds[(prev<<6|cur<<3|uint(kindEnd))&(1<<9-1)]
+	const notEnd = ^(clsWordEnd | clsDirEnd) // a word's start never ends one
+	cls[0] = cls[0]&notEnd | clsPathStart
+	base := strings.LastIndexByte(p, '/') + 1
+	if base < n {
+		cls[base] = cls[base]&notEnd | clsBaseStart
+		for i := base; i < n; i++ {
+			cls[i] |= clsInBase
+		}
+	}
 	if end := namesakeEndASCII(p, base); end >= 0 && cls[end]&clsWordEnd != 0 {
 		cls[end] |= clsNamesake
 	}

@@ -69,4 +69,3 @@ func TestNewIndexMixed(t *testing.T) {
 		}
 	}
 }
-
