@@ -67,19 +67,26 @@ func snapshotCandidates() ([]string, error) {
 	return files.Candidates(res.Entries), nil
 }
 
-// readCandidates reads newline-separated candidates (a trailing CR is
-// dropped; empty lines are skipped).
+// readCandidates reads newline-separated candidates (trailing CRs, up to
+// two, are dropped; empty lines are skipped; a line over maxStdinLine
+// bytes is an error). The input is read whole and the lines share its one string.
 func readCandidates(r io.Reader) ([]string, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxStdinLine)
-	var out []string
-	for sc.Scan() {
-		if l := strings.TrimSuffix(sc.Text(), "\r"); l != "" {
-			out = append(out, l)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	data, err := io.ReadAll(r)
+	if err != nil {
 		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	all := string(data)
+	out := make([]string, 0, strings.Count(all, "\n")+1)
+	for rest := all; rest != ""; {
+		line, tail, _ := strings.Cut(rest, "\n")
+		if len(line) > maxStdinLine {
+			return nil, fmt.Errorf("reading standard input: a line is longer than %d bytes", maxStdinLine)
+		}
+		// bufio.ScanLines dropped one CR and this function another.
+		if line = strings.TrimSuffix(strings.TrimSuffix(line, "\r"), "\r"); line != "" {
+			out = append(out, line)
+		}
+		rest = tail
 	}
 	return out, nil
 }

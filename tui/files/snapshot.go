@@ -26,7 +26,7 @@ func Candidates(entries []wire.FileEntry) []string {
 // lists for query: the same candidates, the same Ranker, the same order.
 // `scout filter` prints it.
 func Filter(ctx context.Context, candidates []string, query string, limit int) ([]string, error) {
-	_, order, err := rank.New(candidates).Order(ctx, query, limit)
+	_, order, err := rank.Filter(ctx, candidates, query, limit)
 	if err != nil {
 		return nil, err
 	}
