@@ -33,7 +33,21 @@ var (
 var benchLists = []benchList{
 	{"gotree", goTree},
 	{"gen10k", func(testing.TB) []string { return gen10k() }},
+	{"gotree100k", goTree100k},
 	{"gen100k", func(testing.TB) []string { return gen100k() }},
+}
+
+// goTree100k is the Go source tree nine times, under go1.18/ to go1.26/
+// (103,302 paths, in byte order): a monorepo holding copies of one tree,
+// as bench/compare.sh writes it for fzf.
+func goTree100k(tb testing.TB) []string {
+	var out []string
+	for v := 18; v <= 26; v++ {
+		for _, p := range goTree(tb) {
+			out = append(out, fmt.Sprintf("go1.%d/%s", v, p))
+		}
+	}
+	return out
 }
 
 // BenchmarkRank ranks each list for each query: typed one rune at a time
