@@ -96,7 +96,7 @@ func BenchmarkRank(b *testing.B) {
 // rankCold ranks query, first emptying the cache when cold. The emptied
 // cache's buffers are recycled, as a full cache's evictions recycle them in
 // steady use.
-func rankCold(b *testing.B, r *Ranker, query string, k int, cold bool) {
+func rankCold(b testing.TB, r *Ranker, query string, k int, cold bool) {
 	if cold {
 		for _, set := range r.cache.sets {
 			set.recycle()
@@ -109,7 +109,7 @@ func rankCold(b *testing.B, r *Ranker, query string, k int, cold bool) {
 }
 
 // orderCold is `scout filter`'s ranking: Order(query, 0) on a cold cache.
-func orderCold(b *testing.B, r *Ranker, query string) {
+func orderCold(b testing.TB, r *Ranker, query string) {
 	for _, set := range r.cache.sets {
 		set.recycle()
 	}

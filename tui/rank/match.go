@@ -113,6 +113,9 @@ func (x *index) extend(s *scratch, p *pattern, i, m int, prev *row) (int32, bool
 // g's row storage; its length is returned with the score, or noMatch and
 // g unchanged.
 func (x *index) scoreLast(s *scratch, p *pattern, i int, prev *row, g *segment) (int32, int32) {
+	if e := &x.ents[i]; e.ascii && p.bytes != nil {
+		return x.lastASCII(p, i, e, prev, g)
+	}
 	var v view
 	if !x.view(p, i, &v) {
 		return noMatch, 0
@@ -135,6 +138,38 @@ func (x *index) scoreLast(s *scratch, p *pattern, i int, prev *row, g *segment) 
 	}
 	_, _, best := r.best()
 	return best - v.unmatched(len(p.runes)), int32(n)
+}
+
+// lastASCII is scoreLast for an ASCII path e (path i) and an ASCII
+// pattern, the hot path of every keystroke: the same row and score,
+// without the view, with the row's best found while it is built.
+func (x *index) lastASCII(p *pattern, i int, e *entry, prev *row, g *segment) (int32, int32) {
+	if e.mask&p.mask != p.mask {
+		return noMatch, 0
+	}
+	t := x.fold[e.start : e.start+e.n]
+	if p.sensitive {
+		t = bytesOf(x.paths[i])
+	}
+	from := 0
+	if prev != nil {
+		from = int(prev.pos[0]) + 1
+	}
+	a := len(g.pos)
+	g.pos = appendPositions(g.pos, t, p.bytes[len(p.bytes)-1], from)
+	n := len(g.pos) - a
+	if n == 0 {
+		return noMatch, 0
+	}
+	g.v0, g.v1 = extend32(g.v0, a+n), extend32(g.v1, a+n)
+	cls := x.cls[e.start : e.start+e.n]
+	var best int32
+	if prev == nil {
+		best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+	} else {
+		best = nextRowBest(prev, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+	}
+	return best - (e.bytes - int32(len(p.runes))), int32(n)
 }
 
 // after appends to pos the positions after a holding rune c.
