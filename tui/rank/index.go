@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"encoding/binary"
 	"runtime"
 	"slices"
 	"strings"
@@ -177,25 +178,20 @@ func prepareASCII(fold, cls []uint8, p string) (uint64, bool) {
 	if n == 0 {
 		return 0, true
 	}
-	fold, cls = fold[:n], cls[:n]
-	var mask uint64
-	var high byte
-	for i := range n {
-		b := p[i]
-		high |= b
-		fold[i] = foldOf[b]
-		mask |= maskOf[b]
-	}
-	if high >= utf8.RuneSelf {
+	if !foldASCII(fold[:n], p) {
 		return 0, false
 	}
-	prev, cur := uint(kindEnd), uint(kindOf[p[0]])
-	for i := 1; i < n; i++ {
-		next := uint(kindOf[p[i]])
-		cls[i-1] = classOfKinds[(prev<<6|cur<<3|next)&(1<<9-1)]
-		prev, cur = cur, next
+	cls = cls[:n]
+	mask := maskOf[p[0]]
+	// key holds the kinds of the last three bytes read, 3 bits each: the
+	// class of the middle one is decided.
+	key := uint(kindEnd)<<3 | uint(kindOf[p[0]])
+	for i, b := range bytesOf(p)[1:] {
+		key = (key<<3 | uint(kindOf[b])) & (1<<9 - 1)
+		mask |= maskOf[b]
+		cls[i] = classOfKinds[key]
 	}
-	cls[n-1] = classOfKinds[(prev<<6|cur<<3|uint(kindEnd))&(1<<9-1)]
+	cls[n-1] = classOfKinds[(key<<3|uint(kindEnd))&(1<<9-1)]
 	const notEnd = ^(clsWordEnd | clsDirEnd) // a word's start never ends one
 	cls[0] = cls[0]&notEnd | clsPathStart
 	base := strings.LastIndexByte(p, '/') + 1
@@ -209,6 +205,29 @@ func prepareASCII(fold, cls []uint8, p string) (uint64, bool) {
 		cls[end] |= clsNamesake
 	}
 	return mask, true
+}
+
+// foldASCII writes p lower-cased to fold (len(p) long), eight bytes at a
+// time, and reports whether p is ASCII.
+func foldASCII(fold []byte, p string) bool {
+	b := bytesOf(p)
+	var high uint64
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
+		high |= x
+		// The high bit of each byte of upper is set where x's byte is in
+		// A..Z: at least 'A' and not more than 'Z' (x's bytes are
+		// below 0x80 here or the path is rejected anyway).
+		h := x & low7s
+		upper := (h + (0x80-'A')*lsbs) &^ (h + (0x7f-'Z')*lsbs) & (0x80 * lsbs)
+		binary.LittleEndian.PutUint64(fold[i:i+8], x|upper>>2)
+	}
+	for ; i < len(p); i++ {
+		high |= uint64(p[i])
+		fold[i] = foldOf[p[i]]
+	}
+	return high&(0x80*lsbs) == 0
 }
 
 func (x *index) addRunes(p string) entry {

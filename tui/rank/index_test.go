@@ -15,7 +15,7 @@ func TestPrepareASCIIIsAppendClasses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	paths := pathgen.Paths(2000, 7)
 	for range 5000 {
-		paths = append(paths, randomString(rng, []rune("aZz/._- \\bB0x/"), rng.IntN(24)))
+		paths = append(paths, randomString(rng, []rune("aZz/._- \\bB0x/@[A`{~"), rng.IntN(24)))
 	}
 	paths = append(paths, "", "a", "/", "a/a", "a/a.go", "Ab/Ab.x", "x/y/y", "aB/cD/cD")
 	for _, p := range paths {
