@@ -311,13 +311,19 @@ func (s *scanner) read(n *node) {
 	} else {
 		n.frame = s.pol.Enter(n.parent.frame, n.name, d, has)
 	}
+	// Every child's path is the directory's prefix and its name, so names
+	// are compared, not whole paths (which share the prefix).
+	off := len(n.path) + 1
+	if n.parent == nil {
+		off = 0
+	}
 	kept := raw[:0]
 	for _, c := range raw {
-		if s.pol.Check(n.frame, c.path[len(c.path)-nameLen(c.path):], typeOf(c.dir)) == policy.Visible {
+		if s.pol.Check(n.frame, c.path[off:], typeOf(c.dir)) == policy.Visible {
 			kept = append(kept, c)
 		}
 	}
-	slices.SortFunc(kept, func(a, b child) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(kept, func(a, b child) int { return strings.Compare(a.path[off:], b.path[off:]) })
 	n.children = kept
 }
 

@@ -68,18 +68,40 @@ func (r *ProjectFilesResult) MarshalJSONTo(enc *jsontext.Encoder) error {
 // appendString appends s as a JSON string: quoted as it is when no byte
 // needs escaping (the usual path), else as the json package quotes it.
 func appendString(b []byte, s string) ([]byte, error) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			out, err := jsontext.AppendQuote(b, s)
-			if err != nil {
-				return nil, &jsontext.SyntacticError{Err: err}
-			}
-			return out, nil
+	if plainString(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"'), nil
+	}
+	out, err := jsontext.AppendQuote(b, s)
+	if err != nil {
+		return nil, &jsontext.SyntacticError{Err: err}
+	}
+	return out, nil
+}
+
+// plainString reports whether s has no byte that JSON quoting could
+// change: none below 0x20, no quote, no backslash, nothing outside ASCII.
+// It tests eight bytes at a time.
+func plainString(s string) bool {
+	const lsbs, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		q, bs := x^lsbs*'"', x^lsbs*'\\'
+		// any byte below 0x20, equal to '"' or '\\', or with its high bit set
+		if ((x-lsbs*0x20)&^x|(q-lsbs)&^q|(bs-lsbs)&^bs|x)&highs != 0 {
+			return false
 		}
 	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"'), nil
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidDecoder is implemented by types with a decoder for JSON that is

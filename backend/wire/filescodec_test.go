@@ -170,3 +170,25 @@ func BenchmarkReportDecode(b *testing.B) {
 		}
 	})
 }
+
+// TestPlainString holds the word-at-a-time test to a byte loop.
+func TestPlainString(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	for range 50000 {
+		b := make([]byte, rng.IntN(30))
+		for i := range b {
+			const alphabet = "a/\"\\\x1f\x20\x00\x7f\x80\xffz!#"
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+			if rng.IntN(3) > 0 {
+				b[i] = 'q'
+			}
+		}
+		want := true
+		for _, c := range b {
+			want = want && c >= 0x20 && c != '"' && c != '\\' && c < 0x80
+		}
+		if got := plainString(string(b)); got != want {
+			t.Fatalf("plainString(%q) = %v", b, got)
+		}
+	}
+}
