@@ -376,15 +376,18 @@ func (s *scanner) open(n *node) (*fsguard.Dir, error) {
 
 // readNames reads every name of d within the budget, keeping regular files
 // and directories with safe names (the rest can never be visible) and
-// noting which ignore files the listing holds.
+// noting which ignore files the listing holds. The kept paths share one
+// string per directory: one allocation instead of one per name, and far
+// fewer objects for the collector.
 func (s *scanner) readNames(n *node, d *fsguard.Dir) ([]child, policy.IgnoreFiles, bool) {
 	bound := int(s.remaining.Load())
 	prefix := n.path
 	if prefix != "" {
 		prefix += "/"
 	}
-	var raw []child
-	var has policy.IgnoreFiles
+	sc := namePool.Get().(*nameScratch)
+	defer namePool.Put(sc)
+	sc.buf, sc.ends, sc.dirs = sc.buf[:0], sc.ends[:0], sc.dirs[:0]
 	count := 0
 	err := d.Scan(func(name []byte, typ fs.FileMode) bool {
 		count++
@@ -399,17 +402,35 @@ func (s *scanner) readNames(n *node, d *fsguard.Dir) ([]child, policy.IgnoreFile
 		if (!isDir && !typ.IsRegular()) || !fsguard.SafeNameBytes(name) {
 			return true
 		}
-		p := prefix + string(name)
-		has |= policy.IgnoreFileKind(p[len(prefix):], isDir)
-		raw = append(raw, child{path: p, dir: isDir})
+		sc.buf = append(append(sc.buf, prefix...), name...)
+		sc.ends, sc.dirs = append(sc.ends, len(sc.buf)), append(sc.dirs, isDir)
 		return true
 	})
 	n.examined = count
 	if n.overflow {
 		return nil, 0, false
 	}
+	all := string(sc.buf)
+	raw := make([]child, len(sc.ends))
+	var has policy.IgnoreFiles
+	start := 0
+	for i, end := range sc.ends {
+		p := all[start:end]
+		has |= policy.IgnoreFileKind(p[len(prefix):], sc.dirs[i])
+		raw[i] = child{path: p, dir: sc.dirs[i]}
+		start = end
+	}
 	return raw, has, err == nil && !s.stopped()
 }
+
+// nameScratch is a reader's reusable memory for one directory's names.
+type nameScratch struct {
+	buf  []byte
+	ends []int
+	dirs []bool
+}
+
+var namePool = sync.Pool{New: func() any { return new(nameScratch) }}
 
 func (s *scanner) stopped() bool {
 	select {

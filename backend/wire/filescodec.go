@@ -24,6 +24,13 @@ import (
 // without reflection. It fails, as Marshal does, on strings that are not
 // valid UTF-8.
 func (r *ProjectFilesResult) AppendJSON(b []byte) ([]byte, error) {
+	// Room for the whole report up front (exact unless a string needs
+	// escapes): one allocation instead of doubling through a megabyte.
+	need := len(`{"command_id":"","generation":-9223372036854775808,"entries":[],"truncated":false,"ts":""}`) + len(r.CommandID) + len(r.TS)
+	for i := range r.Entries {
+		need += len(`{"path":"","kind":""},`) + len(r.Entries[i].Path) + len(r.Entries[i].Kind)
+	}
+	b = slices.Grow(b, need)
 	var err error
 	b = append(b, `{"command_id":`...)
 	if b, err = appendString(b, r.CommandID); err != nil {
