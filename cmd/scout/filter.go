@@ -37,7 +37,11 @@ func newFilterCmd() *cobra.Command {
 			if stdin {
 				cands, err = readCandidates(cmd.InOrStdin())
 			} else {
-				cands, err = snapshotCandidates()
+				var closed func()
+				cands, closed, err = snapshotCandidates()
+				if closed != nil {
+					defer closed()
+				}
 			}
 			if err != nil {
 				return err
@@ -51,20 +55,24 @@ func newFilterCmd() *cobra.Command {
 }
 
 // snapshotCandidates takes a snapshot through the backend and returns what
-// the Files page ranks in it.
-func snapshotCandidates() ([]string, error) {
+// the Files page ranks in it. The backend is shut down while the caller
+// ranks and prints (its shutdown is a round trip and a wait for the exit);
+// closed waits for that.
+func snapshotCandidates() (cands []string, closed func(), err error) {
 	c, stop, err := startBackend(bridge.Required, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer stop()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	res, err := c.ProjectFiles(ctx)
+	done := make(chan struct{})
+	go func() { stop(); close(done) }()
+	closed = func() { <-done }
 	if err != nil {
-		return nil, fmt.Errorf("cannot list the project's files: %s", bridge.Describe(err))
+		return nil, closed, fmt.Errorf("cannot list the project's files: %s", bridge.Describe(err))
 	}
-	return files.Candidates(res.Entries), nil
+	return files.Candidates(res.Entries), closed, nil
 }
 
 // readCandidates reads newline-separated candidates (trailing CRs, up to
