@@ -143,7 +143,16 @@ func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limit
 // reads too. Readers spend most of their time in system calls, which
 // release the processor, so one more than the spare processors pays off
 // even on two cores (measured: BenchmarkScanGoroot).
-func readers() int { return min(max(runtime.GOMAXPROCS(0), 2), 4) }
+func readers() int {
+	if readersForTest >= 0 {
+		return readersForTest
+	}
+	return min(max(runtime.GOMAXPROCS(0), 2), 4)
+}
+
+// readersForTest, when not negative, sets the number of readers (the
+// benchmarks measure the read-ahead with it).
+var readersForTest = -1
 
 // selectAll is the selector: it applies the bounds to the queued
 // directories strictly in queue order, reading each itself unless a reader
