@@ -64,8 +64,8 @@ for list in gotree gen10k gotree100k gen100k; do
 done
 
 echo "(a) ranking, in process" >&2
-go test -count 3 -run '^$' -bench '^BenchmarkRank$/^(gotree|gen10k)$/.*/^(scout-typed|scout-top50|scout-order|sahilm-typed|sahilm)$' -benchtime 20x ./tui/rank >"$out/rank.txt"
-go test -count 3 -run '^$' -bench '^BenchmarkRank$/^(gotree100k|gen100k)$/.*/^(scout-typed|scout-top50|scout-order)$' -benchtime 10x ./tui/rank >>"$out/rank.txt"
+go test -count 3 -run '^$' -bench '^BenchmarkRank$/^(gotree|gen10k)$/.*/^(scout-typed|scout-retyped|scout-top50|scout-order|sahilm-typed|sahilm)$' -benchtime 20x ./tui/rank >"$out/rank.txt"
+go test -count 3 -run '^$' -bench '^BenchmarkRank$/^(gotree100k|gen100k)$/.*/^(scout-typed|scout-retyped|scout-top50|scout-order)$' -benchtime 10x ./tui/rank >>"$out/rank.txt"
 go test -count 1 -run '^$' -bench '^BenchmarkRank$/^(gotree100k|gen100k)$/.*/^(sahilm-typed|sahilm)$' -benchtime 2x ./tui/rank >>"$out/rank.txt"
 go test -count 3 -run '^$' -bench '^BenchmarkNew$' -benchtime 10x ./tui/rank >>"$out/rank.txt"
 
