@@ -25,7 +25,11 @@
 // rune restores an earlier result. Candidates are prefiltered by a rune
 // bitmask, scored without allocating per candidate, split across cores and
 // cut to the best k with a heap. The order is total and deterministic:
-// score, then shorter path, then path bytes, then input index.
+// score, then shorter path, then path bytes, then input index. The
+// complete order (Order, which `scout filter` prints, without highlight
+// positions) radix-sorts (score, length) keys and compares path bytes only
+// within runs of equal keys; Filter, for a ranking done once, drops the
+// paths that cannot match before preparing the rest.
 package rank
 
 import (
