@@ -144,4 +144,3 @@ func GenerateTree(dir string, n int) error {
 	}
 	return os.WriteFile(marker, nil, 0o644)
 }
-
