@@ -72,13 +72,26 @@ func (f *filesFeature) register(srv *server.Server) {
 // is given back by whoever ends up owning it: the scan goroutine when it
 // exits (possibly long after its request was answered), or the handler if
 // no scan was started.
-func (f *filesFeature) admitScan(*server.Call) (func(), error) {
+func (f *filesFeature) admitScan(c *server.Call) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.scanning {
 		return nil, wire.NewError(wire.CodeBusy)
 	}
 	f.scanning = true
+	f.gens[c] = f.ws.mgr.Generation()
+	return nil, nil
+}
+
+// admitTracked records the generation c is admitted under. A request
+// admitted before a policy change belongs to the old generation even if its
+// handler has not started yet, so the change must cancel it; one admitted
+// after the change began waits for its settlement instead. The handler
+// untracks c when it returns.
+func (f *filesFeature) admitTracked(c *server.Call) (func(), error) {
+	f.mu.Lock()
+	f.gens[c] = f.ws.mgr.Generation()
+	f.mu.Unlock()
 	return nil, nil
 }
 
@@ -112,12 +125,12 @@ func (f *filesFeature) projectFiles(ctx context.Context, c *server.Call) (any, e
 			f.releaseScan()
 		}
 	}()
+	defer f.untrack(c) // tracked since admission (admitScan)
 	pol, err := f.ws.mgr.Wait(ctx)
 	if err != nil {
 		return nil, err
 	}
 	f.track(c, pol.Generation())
-	defer f.untrack(c)
 	if f.ws.root == nil || pol.Generation() != f.ws.mgr.Generation() {
 		return f.finishReport(c, pol.Generation(), &files.Result{})
 	}

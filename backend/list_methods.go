@@ -60,17 +60,20 @@ func (f *filesFeature) registerList(srv *server.Server) {
 		Name: wire.MethodProjectList, Kind: server.KindAux,
 		Extension: func(e *wire.Extensions) { ext := wire.DefaultListExtension; e.ProjectList = &ext },
 		NewParams: func() any { return &wire.ListParams{} },
+		Admit:     f.admitTracked,
 		Handle:    f.projectList,
 	})
 	srv.Register(&server.Method{
 		Name: wire.MethodProjectRead, Kind: server.KindAux,
 		NewParams: func() any { return &wire.ReadParams{} },
+		Admit:     f.admitTracked,
 		Handle:    f.projectRead,
 	})
 }
 
 // settled waits for a settled policy and tracks c under its generation so
-// that a policy change cancels it. The caller defers untrack(c).
+// that a policy change cancels it (c is tracked from its admission on; see
+// admitTracked). The caller defers untrack(c) before calling it.
 func (f *filesFeature) settled(ctx context.Context, c *server.Call) (*policy.Policy, refs.Scope, error) {
 	pol, err := f.ws.mgr.Wait(ctx)
 	if err != nil {
@@ -94,11 +97,11 @@ func (f *filesFeature) commitUnder(c *server.Call, gen int64) {
 // projectList serves one page of one folder.
 func (f *filesFeature) projectList(ctx context.Context, c *server.Call) (any, error) {
 	p := c.Params.(*wire.ListParams)
+	defer f.untrack(c)
 	pol, scope, err := f.settled(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	defer f.untrack(c)
 	target, after, ok := f.listTarget(scope, *p.Ref)
 	if !ok {
 		return nil, errNotFound()
@@ -174,11 +177,11 @@ func (f *filesFeature) page(reqID string, scope refs.Scope, folder *files.Folder
 // projectRead serves the head of one file by its id.
 func (f *filesFeature) projectRead(ctx context.Context, c *server.Call) (any, error) {
 	p := c.Params.(*wire.ReadParams)
+	defer f.untrack(c)
 	pol, scope, err := f.settled(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	defer f.untrack(c)
 	t, ok := f.list.refs.Resolve(scope, refs.File, *p.Ref)
 	if !ok {
 		return nil, errNotFound()

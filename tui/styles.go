@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 )
 
@@ -22,7 +23,7 @@ type Styles struct {
 
 // DefaultStyles returns the styles for a dark or light background. Without
 // colour (NO_COLOR, a dumb terminal) every distinction is made with
-// attributes alone: reverse, bold, faint, underline.
+// attributes alone: reverse, bold, faint, underline; help included.
 func DefaultStyles(isDark, noColor bool) Styles {
 	ld := lipgloss.LightDark(isDark)
 	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
@@ -37,7 +38,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Dim:       lipgloss.NewStyle().Faint(true),
 		Error:     lipgloss.NewStyle().Foreground(errc).Bold(true),
 		Banner:    lipgloss.NewStyle().Foreground(warn).Bold(true),
-		Help:      help.DefaultStyles(isDark),
+		Help:      helpStyles(isDark, noColor),
 	}
 	s.State = map[State]lipgloss.Style{
 		StateReady:      colored(ok, noColor),
@@ -57,4 +58,35 @@ func colored(c color.Color, noColor bool) lipgloss.Style {
 		return lipgloss.NewStyle()
 	}
 	return lipgloss.NewStyle().Foreground(c)
+}
+
+// helpStyles are bubbles/help's styles, or without colour the same
+// order of emphasis made with faint text: keys plain, descriptions and
+// separators faint.
+func helpStyles(isDark, noColor bool) help.Styles {
+	if !noColor {
+		return help.DefaultStyles(isDark)
+	}
+	key, faint := lipgloss.NewStyle(), lipgloss.NewStyle().Faint(true)
+	return help.Styles{
+		ShortKey: key, ShortDesc: faint, ShortSeparator: faint, Ellipsis: faint,
+		FullKey: key, FullDesc: faint, FullSeparator: faint,
+	}
+}
+
+// InputStyles are the styles of a page's query line (bubbles/textinput)
+// for a dark or light background, with a cursor that does not blink.
+// Without colour the placeholder and suggestions are faint, and neither
+// the text, the prompt nor the cursor is coloured.
+func InputStyles(isDark, noColor bool) textinput.Styles {
+	s := textinput.DefaultStyles(isDark)
+	s.Cursor.Blink = false
+	if !noColor {
+		return s
+	}
+	faint := lipgloss.NewStyle().Faint(true)
+	plain := textinput.StyleState{Placeholder: faint, Suggestion: faint, Prompt: lipgloss.NewStyle(), Text: lipgloss.NewStyle()}
+	s.Focused, s.Blurred = plain, plain
+	s.Cursor.Color = nil
+	return s
 }

@@ -1,8 +1,8 @@
 package catalog
 
 import (
-	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -38,7 +38,19 @@ type Cache struct {
 	Entries     []Entry `json:"entries"`
 }
 
-var fingerprintPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+// validFingerprint reports whether s matches ^sha256:[0-9a-f]{64}$.
+func validFingerprint(s string) bool {
+	hex, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for i := 0; i < len(hex); i++ {
+		if c := hex[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // ParseCache classifies a cache's bytes for provider p in the order of
 // PROTOCOL.md §7 and returns the catalog status with the entries when the
@@ -83,7 +95,7 @@ func ParseCache(p *Provider, data []byte) (status string, entries []Entry) {
 }
 
 func schemaValid(doc *Cache, id string) bool {
-	if doc.Provider != id || !fingerprintPattern.MatchString(doc.Fingerprint) || len(doc.Entries) > MaxModels {
+	if doc.Provider != id || !validFingerprint(doc.Fingerprint) || len(doc.Entries) > MaxModels {
 		return false
 	}
 	if _, err := time.Parse(time.RFC3339, doc.FetchedAt); err != nil {

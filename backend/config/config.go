@@ -3,7 +3,6 @@ package config
 import (
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -176,9 +175,23 @@ func parseEnrichment(doc *table) (string, error) {
 	return u, t.done()
 }
 
-var (
-	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,255}$`)
-)
+// envName reports whether s matches ^[A-Za-z_][A-Za-z0-9_]{0,255}$.
+func envName(s string) bool {
+	if len(s) == 0 || len(s) > 256 || '0' <= s[0] && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !envByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// envByte reports whether c is in [A-Za-z0-9_].
+func envByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
 
 // ValidProviderID reports whether id is a safe provider id: the protocol's
 // rule (wire.ValidProviderID), so every configured provider can be refreshed.
@@ -300,7 +313,7 @@ func parseAuth(t *table, p *Provider, base, userHome string) error {
 	switch {
 	case envSet && fileSet:
 		return t.errf("credential_file", "cannot be combined with api_key_env")
-	case envSet && !envName.MatchString(env):
+	case envSet && !envName(env):
 		return t.errf("api_key_env", "must be an environment variable name")
 	case fileSet:
 		abs, err := resolvePath(file, base, userHome)

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 )
 
 // File roles, used in errors instead of paths.
@@ -34,10 +33,22 @@ func (e *Error) Error() string {
 
 // printableKey matches key names that may be echoed in an error; others
 // are described, not quoted, because they are file content.
-var printableKey = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// (A loop, not a regular expression: compiling one cost every process
+// start.)
+func printableKey(k string) bool {
+	if len(k) == 0 || len(k) > 64 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(envByte(c) || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func keyName(k string) string {
-	if printableKey.MatchString(k) {
+	if printableKey(k) {
 		return k
 	}
 	return "(an unprintable key)"

@@ -256,3 +256,24 @@ func TestReportByteBound(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsEscape holds the word-at-a-time test to a byte loop.
+func TestNeedsEscape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 50000 {
+		b := make([]byte, rng.IntN(30))
+		for i := range b {
+			b[i] = "ab/._\"\\<>&\xe2\xe1\x80\x00!;=?%'"[rng.IntN(20)]
+			if rng.IntN(3) > 0 {
+				b[i] = 'a'
+			}
+		}
+		want := false
+		for _, c := range b {
+			want = want || strings.IndexByte("\"\\<>&\xe2", c) >= 0
+		}
+		if got := needsEscape(string(b)); got != want {
+			t.Fatalf("needsEscape(%q) = %v", b, got)
+		}
+	}
+}

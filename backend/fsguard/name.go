@@ -16,10 +16,14 @@ func SafeName(name string) bool {
 	if len(name) == 0 || len(name) > MaxNameBytes || name == "." || name == ".." {
 		return false
 	}
-	for i := 0; i < len(name); {
+	i := 0
+	for i < len(name) && asciiOK[name[i]] {
+		i++ // the usual name: ASCII throughout, one table test a byte
+	}
+	for i < len(name) {
 		b := name[i]
 		if b < utf8.RuneSelf {
-			if b < 0x20 || b == 0x7f || b == '\\' || b == '/' {
+			if !asciiOK[b] {
 				return false
 			}
 			i++
@@ -33,6 +37,15 @@ func SafeName(name string) bool {
 	}
 	return true
 }
+
+// asciiOK marks the ASCII bytes a name may hold: not C0 controls, DEL,
+// backslash or slash. Non-ASCII bytes are false here and decoded.
+var asciiOK = func() (t [256]bool) {
+	for b := 0x20; b < 0x7f; b++ {
+		t[b] = b != '\\' && b != '/'
+	}
+	return t
+}()
 
 // SafeNameBytes is SafeName for a byte slice, without allocating. The slice
 // is only read during the call.

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"slices"
 	"sync"
 )
 
@@ -34,19 +35,20 @@ type Manager struct {
 func NewManager(workspace string, rules Rules, closed bool, reserved ...Rules) *Manager {
 	m := &Manager{workspace: workspace, gen: 1, rules: rules, closed: closed, reserved: reserved, settled: make(chan struct{})}
 	close(m.settled)
-	m.cur = m.build()
+	m.cur = build(m.gen, workspace, rules, closed, reserved)
 	return m
 }
 
-// build makes the policy of the current generation; a rule set that does
-// not compile closes it rather than widening anything.
-func (m *Manager) build() *Policy {
-	if m.closed {
-		return Closed(m.gen)
+// build makes the policy of generation gen; a rule set that does not
+// compile closes it rather than widening anything. It may touch the disk
+// (protected paths are resolved), so it never runs under the lock.
+func build(gen int64, workspace string, rules Rules, closed bool, reserved []Rules) *Policy {
+	if closed {
+		return Closed(gen)
 	}
-	p, err := New(m.gen, m.workspace, m.rules, m.reserved...)
+	p, err := New(gen, workspace, rules, reserved...)
 	if err != nil {
-		return Closed(m.gen)
+		return Closed(gen)
 	}
 	return p
 }
@@ -107,11 +109,18 @@ func (m *Manager) Reserve(r Rules) {
 // every reservation and waiters are released.
 func (m *Manager) Settle(adopt *Rules) *Policy {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if adopt != nil {
 		m.rules = *adopt
 	}
-	m.cur = m.build()
+	gen, rules, closed, reserved := m.gen, m.rules, m.closed, slices.Clone(m.reserved)
+	m.mu.Unlock()
+	// Built outside the lock: Generation (asked by status and at admission
+	// on the protocol loop) never waits for the disk. Transitions are
+	// serialized by their callers (workspace.trust is selection-class).
+	cur := build(gen, m.workspace, rules, closed, reserved)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cur = cur
 	select {
 	case <-m.settled:
 	default:

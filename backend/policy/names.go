@@ -26,6 +26,12 @@ var credentialPrefixes = []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
 // BuiltinProtected reports whether name is one of the built-in credential
 // names of PROTOCOL §4.3.
 func BuiltinProtected(name string) bool {
+	if name != "" && name[0] != '.' && name[0]|0x20 != 'i' {
+		// Only a suffix can match a name that starts with neither a dot
+		// nor an i (the usual name): decided from its extension, without
+		// lowering the whole name.
+		return protectedSuffix(name)
+	}
 	lower := asciiLower(name)
 	if credentialNames[lower] {
 		return true
@@ -40,6 +46,34 @@ func BuiltinProtected(name string) bool {
 	}
 	for _, p := range credentialPrefixes {
 		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSuffix is the length of the longest of credentialSuffixes.
+const maxSuffix = len(".keystore")
+
+// protectedSuffix reports whether name ends with one of credentialSuffixes
+// regardless of ASCII case. Each suffix is a dot and no other, so it can
+// only be name's extension from its last dot.
+func protectedSuffix(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 || len(name)-dot > maxSuffix {
+		return false
+	}
+	var buf [maxSuffix]byte
+	ext := buf[:len(name)-dot]
+	for i := range ext {
+		c := name[dot+i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		ext[i] = c
+	}
+	for _, s := range credentialSuffixes {
+		if string(ext) == s {
 			return true
 		}
 	}

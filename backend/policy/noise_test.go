@@ -3,6 +3,7 @@ package policy
 import (
 	"io/fs"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/scoutdev/scout/internal/makefs"
@@ -21,4 +22,37 @@ func TestWithNoise(t *testing.T) {
 	if v := strict.WithNoise("more").Check(strict.RootFrame(nil, 0), "dist", fs.ModeDir); v != Noise {
 		t.Errorf("a copy of a copy forgot dist: %v", v)
 	}
+}
+
+// TestBuiltinProtectedFastPath holds the suffix-only path to the full
+// rule on names around every built-in, in mixed case.
+func TestBuiltinProtectedFastPath(t *testing.T) {
+	var names []string
+	for _, base := range []string{"a", "x.go", "key", "pem", "README", "id", "i.pem", "I.KEY", "id_rsa", "ID_ED25519.pub", ".env", ".env.local", ".env.example", "z.keystore", "z.KeyStore", "z.x.pfx", "z.pfx.bak", "keystore", "a.p12", "a.P12", ".ssh", "x.pem.", "x..pem", ".", "a.b.c.d.e.f.g.h.i.keystore"} {
+		names = append(names, base, "q"+base, base+"x", strings.ToUpper(base))
+	}
+	for _, n := range names {
+		if got, want := BuiltinProtected(n), slowBuiltinProtected(n); got != want {
+			t.Errorf("BuiltinProtected(%q) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// slowBuiltinProtected is BuiltinProtected without its fast path.
+func slowBuiltinProtected(name string) bool {
+	lower := asciiLower(name)
+	if credentialNames[lower] || strings.HasPrefix(lower, ".env.") && !envExamples[lower] {
+		return true
+	}
+	for _, s := range credentialSuffixes {
+		if strings.HasSuffix(lower, s) {
+			return true
+		}
+	}
+	for _, p := range credentialPrefixes {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
 }

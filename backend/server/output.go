@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -14,16 +16,20 @@ import (
 func (s *Server) now() string { return wire.Timestamp(s.opts.Now()) }
 
 func (s *Server) writeLineLocked(msg any) {
-	if s.writeErr != nil {
-		return
-	}
 	b, err := wire.Marshal(msg)
 	if err != nil {
 		fmt.Fprintf(s.opts.Log, "scout backend: encoding a message: %v\n", err)
 		return
 	}
-	b = append(b, '\n')
-	if _, err := s.out.Write(b); err != nil {
+	s.writeBytesLocked(append(b, '\n'))
+}
+
+// writeBytesLocked writes one encoded line.
+func (s *Server) writeBytesLocked(line []byte) {
+	if s.writeErr != nil {
+		return
+	}
+	if _, err := s.out.Write(line); err != nil {
 		s.writeErr = err
 		fmt.Fprintf(s.opts.Log, "scout backend: output closed: %v\n", err)
 		s.stop()
@@ -34,13 +40,42 @@ func (s *Server) writeResultLocked(id string, result any) {
 	if st, ok := result.(wire.Stamper); ok {
 		st.SetTS(s.now())
 	}
-	raw, err := wire.Marshal(result)
+	line, err := appendResponse(nil, id, result)
 	if err != nil {
 		fmt.Fprintf(s.opts.Log, "scout backend: encoding a result: %v\n", err)
 		s.writeErrorLocked(&id, wire.NewError(wire.CodeInternal))
 		return
 	}
-	s.writeLineLocked(wire.Response{JSONRPC: wire.Version, ID: &id, Result: raw})
+	s.writeBytesLocked(append(line, '\n'))
+}
+
+// appender is a result with its own encoder (the project.files report).
+type appender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// appendResponse appends the response carrying result for request id:
+// the bytes wire.Marshal writes for a wire.Response (TestAppendResponse),
+// built around the encoded result instead of checking it again inside the
+// envelope, which for a 1 MiB report cost as much as encoding it.
+func appendResponse(b []byte, id string, result any) ([]byte, error) {
+	b = append(b, `{"jsonrpc":"`+wire.Version+`","id":`...)
+	b, err := jsontext.AppendQuote(b, id)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result":`...)
+	if a, ok := result.(appender); ok {
+		b, err = a.AppendJSON(b)
+	} else {
+		var raw []byte
+		raw, err = wire.Marshal(result)
+		b = append(b, raw...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }
 
 func (s *Server) writeErrorLocked(id *string, e *wire.Error) {

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"errors"
-	"regexp"
 )
 
 // Entry kinds in a project.files report.
@@ -38,10 +37,8 @@ const RootRef = "root"
 // RefLength is the length of every minted id.
 const RefLength = 43
 
-var refPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
-
 // ValidRef reports whether ref is 43 characters of [A-Za-z0-9_-].
-func ValidRef(ref string) bool { return refPattern.MatchString(ref) }
+func ValidRef(ref string) bool { return alnumRun(ref, RefLength, RefLength, "_-") }
 
 // Listing types in project.list.
 const (

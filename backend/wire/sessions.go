@@ -2,7 +2,6 @@ package wire
 
 import (
 	"errors"
-	"regexp"
 )
 
 // Session cwd states.
@@ -11,10 +10,8 @@ const (
 	CwdUnverified = "cwd_unverified"
 )
 
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // ValidSessionID reports whether id matches ^[A-Za-z0-9_-]{1,64}$.
-func ValidSessionID(id string) bool { return sessionIDPattern.MatchString(id) }
+func ValidSessionID(id string) bool { return alnumRun(id, 1, 64, "_-") }
 
 // SessionRow is one session of this workspace.
 type SessionRow struct {

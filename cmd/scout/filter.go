@@ -37,7 +37,11 @@ func newFilterCmd() *cobra.Command {
 			if stdin {
 				cands, err = readCandidates(cmd.InOrStdin())
 			} else {
-				cands, err = snapshotCandidates()
+				var closed func()
+				cands, closed, err = snapshotCandidates()
+				if closed != nil {
+					defer closed()
+				}
 			}
 			if err != nil {
 				return err
@@ -51,35 +55,46 @@ func newFilterCmd() *cobra.Command {
 }
 
 // snapshotCandidates takes a snapshot through the backend and returns what
-// the Files page ranks in it.
-func snapshotCandidates() ([]string, error) {
+// the Files page ranks in it. The backend is shut down while the caller
+// ranks and prints (its shutdown is a round trip and a wait for the exit);
+// closed waits for that.
+func snapshotCandidates() (cands []string, closed func(), err error) {
 	c, stop, err := startBackend(bridge.Required, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer stop()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	res, err := c.ProjectFiles(ctx)
+	done := make(chan struct{})
+	go func() { stop(); close(done) }()
+	closed = func() { <-done }
 	if err != nil {
-		return nil, fmt.Errorf("cannot list the project's files: %s", bridge.Describe(err))
+		return nil, closed, fmt.Errorf("cannot list the project's files: %s", bridge.Describe(err))
 	}
-	return files.Candidates(res.Entries), nil
+	return files.Candidates(res.Entries), closed, nil
 }
 
-// readCandidates reads newline-separated candidates (a trailing CR is
-// dropped; empty lines are skipped).
+// readCandidates reads newline-separated candidates (trailing CRs, up to
+// two, are dropped; empty lines are skipped; a line over maxStdinLine
+// bytes is an error). The input is read whole and the lines share its one string.
 func readCandidates(r io.Reader) ([]string, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxStdinLine)
-	var out []string
-	for sc.Scan() {
-		if l := strings.TrimSuffix(sc.Text(), "\r"); l != "" {
-			out = append(out, l)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	data, err := io.ReadAll(r)
+	if err != nil {
 		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	all := string(data)
+	out := make([]string, 0, strings.Count(all, "\n")+1)
+	for rest := all; rest != ""; {
+		line, tail, _ := strings.Cut(rest, "\n")
+		if len(line) > maxStdinLine {
+			return nil, fmt.Errorf("reading standard input: a line is longer than %d bytes", maxStdinLine)
+		}
+		// bufio.ScanLines dropped one CR and this function another.
+		if line = strings.TrimSuffix(strings.TrimSuffix(line, "\r"), "\r"); line != "" {
+			out = append(out, line)
+		}
+		rest = tail
 	}
 	return out, nil
 }

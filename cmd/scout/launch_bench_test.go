@@ -1,12 +1,15 @@
 package main_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -61,7 +64,12 @@ func generateTree(tb testing.TB, dir string) {
 	}
 }
 
+// genDir is where the benchmarks' generated tree lives: $SCOUT_BENCH_TREE
+// when set (kept between runs), else a new temporary directory.
 var genDir = sync.OnceValues(func() (string, error) {
+	if dir := os.Getenv("SCOUT_BENCH_TREE"); dir != "" {
+		return dir, os.MkdirAll(dir, 0o755)
+	}
 	dir, err := os.MkdirTemp("", "scout-launch-bench-")
 	return dir, err
 })
@@ -182,4 +190,65 @@ func TestGenerateBenchTree(t *testing.T) {
 		t.Skip("SCOUT_BENCH_TREE is not set")
 	}
 	generateTree(t, dir)
+}
+
+// BenchmarkFilterPhases does per op what `scout filter Q` does after its
+// own process has started, phase by phase: spawn and initialize `scout
+// backend` (the real binary), project.files (scan, encode, pipe, decode),
+// the candidates, the ranking (rank.New and the full order), printing,
+// and closing the child. It reports each phase's median wall time and the
+// CPU time of both processes per op.
+func BenchmarkFilterPhases(b *testing.B) {
+	bin := scouttest.Binary(b)
+	env := append(scouttest.Environ(), "SCOUT_HOME="+b.TempDir())
+	dir, err := genDir()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "api")); err != nil {
+		generateTree(b, dir)
+	}
+	names := []string{"start", "files", "candidates", "rank", "print", "close"}
+	phases := make([][]time.Duration, len(names))
+	cpu0 := cpuTime()
+	for b.Loop() {
+		var marks []time.Time
+		mark := func() { marks = append(marks, time.Now()) }
+		mark()
+		ctx := context.Background()
+		c, err := rpcclient.Start(ctx, rpcclient.Options{Exe: bin, Dir: dir, Env: env, Capabilities: bridge.Required})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mark()
+		res, err := c.ProjectFiles(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mark()
+		cands := files.Candidates(res.Entries)
+		mark()
+		out, err := files.Filter(ctx, cands, "srvhttp", 0)
+		if err != nil || len(out) == 0 {
+			b.Fatal(err, len(out))
+		}
+		mark()
+		w := bufio.NewWriter(io.Discard)
+		for _, p := range out {
+			w.WriteString(p)
+			w.WriteByte('\n')
+		}
+		w.Flush()
+		mark()
+		c.Close()
+		mark()
+		for i := range names {
+			phases[i] = append(phases[i], marks[i+1].Sub(marks[i]))
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	for i, name := range names {
+		slices.Sort(phases[i])
+		b.ReportMetric(float64(phases[i][len(phases[i])/2].Microseconds())/1000, name+"-ms")
+	}
 }

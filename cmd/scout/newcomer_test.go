@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/scoutdev/scout/internal/scouttest"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/files"
+	"github.com/scoutdev/scout/tui/providers"
+	"github.com/scoutdev/scout/tui/sessions"
 )
 
 // The README opens with the two commands a newcomer needs. This file
@@ -131,23 +134,55 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 }
 
 // TestReadmeListsEveryKey keeps README.md's key tables in step with the
-// key maps: every binding's help key appears there in backticks.
-// (The Sessions and Providers pages' key maps join this list with them.)
+// key maps: the table of the root's keys and the table of each page list
+// every binding of its key map, its help key in backticks.
 func TestReadmeListsEveryKey(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join(scouttest.ModuleRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := tui.DefaultKeyMap()
-	bindings := []key.Binding{root.GoTo, root.Next, root.Prev, root.Help, root.Quit, root.Restart}
-	for _, col := range files.DefaultKeyMap(true).FullHelp() {
-		bindings = append(bindings, col...)
-	}
-	for _, b := range bindings {
-		if k := b.Help().Key; !strings.Contains(string(readme), "`"+k+"`") {
-			t.Errorf("README.md does not list the key %q (%s)", k, b.Help().Desc)
+	for _, tc := range []struct {
+		heading string
+		keys    any // a KeyMap struct
+	}{
+		{"On every tab:", tui.DefaultKeyMap()},
+		{"Files:", files.DefaultKeyMap(true)},
+		{"Sessions (`scout sessions`, Alt-2):", sessions.DefaultKeyMap()},
+		{"Providers (`scout providers`, Alt-3):", providers.DefaultKeyMap()},
+	} {
+		table := keyTable(t, string(readme), tc.heading)
+		for _, b := range bindings(tc.keys) {
+			if k := b.Help().Key; !strings.Contains(table, "`"+k+"`") {
+				t.Errorf("README.md's table under %q does not list the key %q (%s)", tc.heading, k, b.Help().Desc)
+			}
 		}
 	}
+}
+
+// keyTable returns the table that follows the line heading in README.md's
+// Keys section.
+func keyTable(t *testing.T, readme, heading string) string {
+	t.Helper()
+	_, keys, _ := strings.Cut(readme, "\n## Keys\n")
+	keys, _, _ = strings.Cut(keys, "\n## ")
+	_, after, found := strings.Cut(keys, "\n"+heading+"\n\n")
+	table, _, _ := strings.Cut(after, "\n\n")
+	if !found || !strings.HasPrefix(table, "| Key |") {
+		t.Fatalf("README.md's Keys section has no table under %q", heading)
+	}
+	return table
+}
+
+// bindings returns every key.Binding field of a KeyMap struct.
+func bindings(keyMap any) []key.Binding {
+	var out []key.Binding
+	v := reflect.ValueOf(keyMap)
+	for i := range v.NumField() {
+		if b, ok := v.Field(i).Interface().(key.Binding); ok {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // TestReadmeConfigurationIsValid parses README.md's config.toml example

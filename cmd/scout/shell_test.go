@@ -146,22 +146,33 @@ func pick(x *scouttest.Tmux, query, marked string) {
 	x.WaitScreen(marked, func(s string) bool { return strings.Contains(s, marked) })
 }
 
-// TestAltSInsertsTheSessionID checks the Alt-S binding's plumbing with a
-// stand-in for the scout it runs, which answers `sessions` with an id.
+// TestAltSInsertsTheSessionID presses Alt-S in each shell, with a home
+// holding sessions of the shell's directory: the real `scout sessions`
+// opens, a session is picked by its title, its id lands on the command
+// line followed by a space, and the command runs with it.
 func TestAltSInsertsTheSessionID(t *testing.T) {
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		t.Run(sh, func(t *testing.T) {
 			scouttest.NeedCommand(t, sh)
-			stub := `printf '#!/bin/sh\n[ "$1" = sessions ] && echo s-print0-flag\n' > "$OUTDIR/stub" && chmod +x "$OUTDIR/stub"` + "\n"
-			x := scouttest.StartTmux(t, t.TempDir(), 80, 10, env(t), stub+interactive[sh])
+			dir := t.TempDir()
+			x := scouttest.StartTmux(t, dir, 100, 20, homeEnv(t, sessionsHome(t, dir)), interactive[sh])
 			x.WaitScreen("the prompt", func(s string) bool { return strings.HasPrefix(s, "$") })
-			setBin := map[string]string{"bash": `__scout_bin="$OUTDIR/stub"`, "zsh": `__scout_bin="$OUTDIR/stub"`, "fish": `set __scout_bin "$OUTDIR/stub"`}[sh]
-			x.Type(setBin)
-			x.Keys("Enter")
 			x.Type("echo ")
 			x.Keys("M-s")
-			x.Type("X") // after the space that follows the id
-			x.WaitScreen("the id on the command line", func(s string) bool { return strings.Contains(s, "$ echo s-print0-flag X") })
+			x.WaitScreen("the session picker", func(s string) bool { return strings.Contains(s, "3 sessions here") })
+			x.Type("refactor")
+			x.WaitScreen("the filter", func(s string) bool { return strings.Contains(s, "1/3") })
+			x.Keys("Enter")
+			x.WaitScreen("the picker gone, the id on the command line", func(s string) bool {
+				return strings.HasPrefix(s, "$ echo s-tree") && !strings.Contains(s, "sessions here")
+			})
+			x.Type(`> "$OUTDIR/out"`) // after the space that follows the id
+			line := `$ echo s-tree > "$OUTDIR/out"`
+			x.WaitScreen("the command line", func(s string) bool { return strings.Contains(s, line) })
+			x.Keys("Enter")
+			if out := x.WaitFile("out"); out != "s-tree\n" {
+				t.Fatalf("the command received %q, want the picked session's id", out)
+			}
 		})
 	}
 }

@@ -73,8 +73,8 @@ func start(t *testing.T, fake *bridgetest.Fake, opts files.Options, w, h int) *h
 	hs := &harness{t: t, fake: fake, page: files.New(opts)}
 	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{
 		hs.page,
-		tui.NewPlaceholder("Sessions", "The Sessions page is not built yet."),
-		tui.NewPlaceholder("Providers", "The Providers page is not built yet."),
+		tui.NewPlaceholder("Sessions", "sessions page"),
+		tui.NewPlaceholder("Providers", "providers page"),
 	}})
 	hs.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
 		// A fixed colour profile: the test output is no terminal.

@@ -26,14 +26,13 @@ func Candidates(entries []wire.FileEntry) []string {
 // lists for query: the same candidates, the same Ranker, the same order.
 // `scout filter` prints it.
 func Filter(ctx context.Context, candidates []string, query string, limit int) ([]string, error) {
-	r := rank.New(candidates)
-	res, err := r.Rank(ctx, query, limit)
+	_, order, err := rank.Filter(ctx, candidates, query, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(res.Matches))
-	for i, m := range res.Matches {
-		out[i] = r.Path(m.Index)
+	out := make([]string, len(order))
+	for i, j := range order {
+		out[i] = candidates[j]
 	}
 	return out, nil
 }

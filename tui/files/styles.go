@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+
+	"github.com/scoutdev/scout/tui"
 )
 
 // PathStyles style one path in a row: the directory part dimmed, the base
@@ -49,7 +51,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 	dir := lipgloss.NewStyle().Faint(true)
 	m := lipgloss.NewStyle().Bold(true)
 	s := Styles{
-		Input:        textinput.DefaultStyles(isDark),
+		Input:        tui.InputStyles(isDark, noColor),
 		Row:          PathStyles{Dir: dir, Base: base, DirMatch: m, BaseMatch: m, Plain: lipgloss.NewStyle(), Icon: lipgloss.NewStyle().Faint(true)},
 		Gutter:       lipgloss.NewStyle().Bold(true),
 		Mark:         lipgloss.NewStyle().Bold(true),
@@ -76,7 +78,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
 	}
 	s.Focused = s.Row.on(focusBg, noColor)
-	s.Input.Cursor.Blink = false
 	return s
 }
 

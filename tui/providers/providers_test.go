@@ -265,7 +265,7 @@ func TestGoldenViews(t *testing.T) {
 }
 
 func TestNoColorKeepsEveryDistinction(t *testing.T) {
-	h := start(t, newFake(), 100, 12) // no short help line: its colours are the root's
+	h := start(t, newFake(), 100, 24)
 	h.loaded()
 	h.TM.Send(tea.ColorProfileMsg{Profile: colorprofile.ASCII})
 	f := h.Wait("a colourless frame", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "38;") })

@@ -1,6 +1,10 @@
 package rank
 
-import "bytes"
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
 
 // row is one row of the sparse dynamic program: the positions where one
 // query rune can match and, at each, the best score of the query up to that
@@ -99,15 +103,54 @@ func collectBytes(s *scratch, t []byte, p *pattern) bool {
 }
 
 // appendPositions appends to pos every index i >= from where t[i] == c.
+// It tests eight bytes at a time (the exact zero-byte test on t's word
+// xor c in every byte), then the last word again, overlapping, for the
+// tail: a path holds a few occurrences of a rune in a few words, where
+// calling bytes.IndexByte once per occurrence cost more than the search.
 func appendPositions(pos []int32, t []byte, c byte, from int) []int32 {
-	for i := from; ; i++ {
-		k := bytes.IndexByte(t[i:], c)
-		if k < 0 {
-			return pos
-		}
-		i += k
-		pos = append(pos, int32(i))
+	if from >= len(t) {
+		return pos
 	}
+	// Room for every byte to match, so the loop stores without append's
+	// checks (which spilled its registers).
+	pos = slices.Grow(pos, len(t)-from)
+	out := pos[len(pos) : len(pos)+len(t)-from]
+	k := 0
+	rep := lsbs * uint64(c)
+	i := from
+	for ; i+8 <= len(t); i += 8 {
+		for z := zeroBytes(binary.LittleEndian.Uint64(t[i:i+8]) ^ rep); z != 0; z &= z - 1 {
+			out[k] = int32(i + bits.TrailingZeros64(z)>>3)
+			k++
+		}
+	}
+	if i < len(t) && len(t) >= 8 {
+		j := len(t) - 8
+		z := zeroBytes(binary.LittleEndian.Uint64(t[j:j+8])^rep) & (^uint64(0) << (8 * (i - j)))
+		for ; z != 0; z &= z - 1 {
+			out[k] = int32(j + bits.TrailingZeros64(z)>>3)
+			k++
+		}
+	} else {
+		for ; i < len(t); i++ {
+			if t[i] == c {
+				out[k] = int32(i)
+				k++
+			}
+		}
+	}
+	return pos[:len(pos)+k]
+}
+
+const (
+	lsbs  = 0x0101010101010101
+	low7s = 0x7f7f7f7f7f7f7f7f
+)
+
+// zeroBytes returns x with the high bit of every zero byte set and every
+// other bit clear.
+func zeroBytes(x uint64) uint64 {
+	return ^((x&low7s + low7s) | x | low7s)
 }
 
 // collectRunes is collectBytes for a path of runes.
@@ -214,6 +257,52 @@ func firstRow(r *row, cls []uint8, off []int32) {
 			r.v0[x] = bonusOf[0][k] + first(int(i), k, off)
 		}
 	}
+}
+
+// firstRowBest is firstRow for an ASCII path (byte offsets are rune
+// indices), returning the row's best score, which row.best would find.
+func firstRowBest(pos, v0, v1 []int32, cls []uint8) int32 {
+	best := int32(neg)
+	v0, v1 = v0[:len(pos)], v1[:len(pos)]
+	for x, i := range pos {
+		k := cls[i]
+		v := -min(i*baseLeadPerByte, baseLeadMax) + inBaseBonus[k]
+		if wordStartOf[k] {
+			v += bonusOf[1][k]
+			v0[x], v1[x] = neg, v
+		} else {
+			v += bonusOf[0][k]
+			v0[x], v1[x] = v, neg
+		}
+		best = max(best, v)
+	}
+	return best
+}
+
+// nextRowBest is nextRow into the row (pos, v0, v1), returning its best
+// score, which row.best would find.
+func nextRowBest(prev *row, pos, v0, v1 []int32, cls []uint8) int32 {
+	gap, y, best := int32(neg), 0, int32(neg)
+	v0, v1 = v0[:len(pos)], v1[:len(pos)]
+	pp, p0, p1 := prev.pos, prev.v0[:len(prev.pos)], prev.v1[:len(prev.pos)]
+	for x, i := range pos {
+		for ; y < len(pp) && pp[y] <= i-2; y++ {
+			gap = max(gap, max(p0[y], p1[y])+layerGapExtend*pp[y])
+		}
+		d := gap - layerGapStart - layerGapExtend*(i-2)
+		c0, c1 := int32(neg), int32(neg)
+		if y < len(pp) && pp[y] == i-1 {
+			c0, c1 = p0[y]+baseAdjacent, p1[y]+baseAdjacent+layerWordRun
+		}
+		k := cls[i]
+		if wordStartOf[k] {
+			v0[x], v1[x] = neg, bonusOf[1][k]+max(c1, c0, d)
+		} else {
+			v0[x], v1[x] = bonusOf[0][k]+max(c0, d), bonusOf[1][k]+c1
+		}
+		best = max(best, v0[x], v1[x])
+	}
+	return best
 }
 
 // nextRow scores a query rune at each position of cur from the previous

@@ -28,7 +28,7 @@ func bruteForce(x *index, p *pattern, i int) int32 {
 	var cls []uint8
 	var off []int32
 	if e.ascii {
-		for _, b := range x.orig[e.start : e.start+e.n] {
+		for _, b := range []byte(x.paths[i]) {
 			text = append(text, rune(b))
 		}
 		cls = x.cls[e.start : e.start+e.n]

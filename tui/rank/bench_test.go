@@ -33,11 +33,26 @@ var (
 var benchLists = []benchList{
 	{"gotree", goTree},
 	{"gen10k", func(testing.TB) []string { return gen10k() }},
+	{"gotree100k", goTree100k},
 	{"gen100k", func(testing.TB) []string { return gen100k() }},
 }
 
+// goTree100k is the Go source tree nine times, under go1.18/ to go1.26/
+// (103,302 paths, in byte order): a monorepo holding copies of one tree,
+// as bench/compare.sh writes it for fzf.
+func goTree100k(tb testing.TB) []string {
+	var out []string
+	for v := 18; v <= 26; v++ {
+		for _, p := range goTree(tb) {
+			out = append(out, fmt.Sprintf("go1.%d/%s", v, p))
+		}
+	}
+	return out
+}
+
 // BenchmarkRank ranks each list for each query: typed one rune at a time
-// on a cold cache (p50-ms/key and max-ms/key are the median keystroke and
+// on a cold cache (and again with the cache emptied before each
+// keystroke, scout-retyped, which shows what narrowing saves) (p50-ms/key and max-ms/key are the median keystroke and
 // the median of each session's slowest, cpu-ms/key the mean CPU time of a
 // keystroke), from scratch for the TUI (top benchK) and for `scout filter`
 // (all), and with plain sahilm/fuzzy.Find for comparison.
@@ -50,6 +65,9 @@ func BenchmarkRank(b *testing.B) {
 			b.Run(name+"/scout-typed", func(b *testing.B) {
 				benchTyped(b, len(q), func(i int) { rankCold(b, r, q[:i+1], benchK, i == 0) })
 			})
+			b.Run(name+"/scout-retyped", func(b *testing.B) { // typed, each keystroke from scratch: the cache's worth
+				benchTyped(b, len(q), func(i int) { rankCold(b, r, q[:i+1], benchK, true) })
+			})
 			b.Run(name+"/scout-top50", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
@@ -59,6 +77,12 @@ func BenchmarkRank(b *testing.B) {
 			b.Run(name+"/scout-all", func(b *testing.B) {
 				for b.Loop() {
 					rankCold(b, r, q, 0, true)
+				}
+			})
+			b.Run(name+"/scout-order", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					orderCold(b, r, q)
 				}
 			})
 			b.Run(name+"/sahilm-typed", func(b *testing.B) {
@@ -76,7 +100,7 @@ func BenchmarkRank(b *testing.B) {
 // rankCold ranks query, first emptying the cache when cold. The emptied
 // cache's buffers are recycled, as a full cache's evictions recycle them in
 // steady use.
-func rankCold(b *testing.B, r *Ranker, query string, k int, cold bool) {
+func rankCold(b testing.TB, r *Ranker, query string, k int, cold bool) {
 	if cold {
 		for _, set := range r.cache.sets {
 			set.recycle()
@@ -84,6 +108,17 @@ func rankCold(b *testing.B, r *Ranker, query string, k int, cold bool) {
 		r.cache = newQueryCache(r.Len())
 	}
 	if _, err := r.Rank(context.Background(), query, k); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// orderCold is `scout filter`'s ranking: Order(query, 0) on a cold cache.
+func orderCold(b testing.TB, r *Ranker, query string) {
+	for _, set := range r.cache.sets {
+		set.recycle()
+	}
+	r.cache = newQueryCache(r.Len())
+	if _, _, err := r.Order(context.Background(), query, 0); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -16,6 +16,9 @@ func (h *topK) init(r *Ranker, k int) {
 func (h *topK) offer(x hit) {
 	switch {
 	case h.k <= 0:
+	case len(h.items) == h.k && x.score < h.items[0].score:
+		// worse than the worst kept: the common case, decided without
+		// compare's call
 	case len(h.items) < h.k:
 		h.items = append(h.items, x)
 		h.up(len(h.items) - 1)

@@ -1,6 +1,15 @@
 package rank
 
-import "bytes"
+import (
+	"bytes"
+	"unsafe"
+)
+
+// bytesOf returns s's bytes without copying them. The matcher only reads
+// them, and the strings are the caller's, unchanged for the Ranker's life.
+func bytesOf(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
 
 // view is one path as the matcher reads it for a pattern: its text in the
 // pattern's case mode, as bytes (ASCII paths) or runes, with its rune
@@ -25,7 +34,7 @@ func (x *index) view(p *pattern, i int, v *view) bool {
 	v.bytes = e.bytes
 	switch {
 	case e.ascii && p.sensitive:
-		v.b, v.r, v.cls, v.off = x.orig[a:b], nil, x.cls[a:b], nil
+		v.b, v.r, v.cls, v.off = bytesOf(x.paths[i]), nil, x.cls[a:b], nil
 	case e.ascii:
 		v.b, v.r, v.cls, v.off = x.fold[a:b], nil, x.cls[a:b], nil
 	case p.sensitive:
@@ -104,6 +113,9 @@ func (x *index) extend(s *scratch, p *pattern, i, m int, prev *row) (int32, bool
 // g's row storage; its length is returned with the score, or noMatch and
 // g unchanged.
 func (x *index) scoreLast(s *scratch, p *pattern, i int, prev *row, g *segment) (int32, int32) {
+	if e := &x.ents[i]; e.ascii && p.bytes != nil {
+		return x.lastASCII(p, i, e, prev, g)
+	}
 	var v view
 	if !x.view(p, i, &v) {
 		return noMatch, 0
@@ -126,6 +138,38 @@ func (x *index) scoreLast(s *scratch, p *pattern, i int, prev *row, g *segment) 
 	}
 	_, _, best := r.best()
 	return best - v.unmatched(len(p.runes)), int32(n)
+}
+
+// lastASCII is scoreLast for an ASCII path e (path i) and an ASCII
+// pattern, the hot path of every keystroke: the same row and score,
+// without the view, with the row's best found while it is built.
+func (x *index) lastASCII(p *pattern, i int, e *entry, prev *row, g *segment) (int32, int32) {
+	if e.mask&p.mask != p.mask {
+		return noMatch, 0
+	}
+	t := x.fold[e.start : e.start+e.n]
+	if p.sensitive {
+		t = bytesOf(x.paths[i])
+	}
+	from := 0
+	if prev != nil {
+		from = int(prev.pos[0]) + 1
+	}
+	a := len(g.pos)
+	g.pos = appendPositions(g.pos, t, p.bytes[len(p.bytes)-1], from)
+	n := len(g.pos) - a
+	if n == 0 {
+		return noMatch, 0
+	}
+	g.v0, g.v1 = extend32(g.v0, a+n), extend32(g.v1, a+n)
+	cls := x.cls[e.start : e.start+e.n]
+	var best int32
+	if prev == nil {
+		best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+	} else {
+		best = nextRowBest(prev, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+	}
+	return best - (e.bytes - int32(len(p.runes))), int32(n)
 }
 
 // after appends to pos the positions after a holding rune c.

@@ -1,6 +1,9 @@
 package rank
 
-import "sync"
+import (
+	"math/bits"
+	"sync"
+)
 
 // Segment buffers are recycled. When the cache drops a set's rows, or the
 // set, its buffers return to these pools and later scans build their
@@ -8,39 +11,62 @@ import "sync"
 // little. Garbage collection otherwise cost a keystroke about a quarter of
 // its CPU time (BenchmarkRank at GOGC=100 against 400): the collections
 // themselves, and the write barriers they switch on in the hot loop.
+//
+// The pools are by size class (a power of two of the capacity), so a
+// request is served by a buffer large enough: one pool of all sizes
+// handed out small buffers to large requests, which dropped them and
+// allocated anew.
 var (
-	intPool sync.Pool // *[]int32, empty
-	hitPool sync.Pool // *[]hit, empty
+	intPools [poolClasses]sync.Pool // *[]int32, empty, cap in [2^c, 2^(c+1))
+	hitPools [poolClasses]sync.Pool // *[]hit, likewise
 )
+
+const poolClasses = 40
+
+// sizeClassFor is the class whose buffers all hold at least n: ceil(log2 n).
+func sizeClassFor(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
+
+// sizeClassOf is the class of a buffer of capacity c: floor(log2 c).
+func sizeClassOf(c int) int { return bits.Len(uint(c)) - 1 }
+
+// poolReach is how many classes above the one asked for a request may
+// take its buffer from: rows grow past their first size class often.
+const poolReach = 3
 
 // getInts returns an empty slice with room for n.
 func getInts(n int) []int32 {
-	if b, ok := intPool.Get().(*[]int32); ok && cap(*b) >= n {
-		return (*b)[:0]
+	c := sizeClassFor(n)
+	for k := c; k < min(c+poolReach, poolClasses); k++ {
+		if b, ok := intPools[k].Get().(*[]int32); ok {
+			return (*b)[:0]
+		}
 	}
-	return make([]int32, 0, n)
+	return make([]int32, 0, 1<<min(c, 62))
 }
 
 // getHits returns an empty slice with room for n.
 func getHits(n int) []hit {
-	if b, ok := hitPool.Get().(*[]hit); ok && cap(*b) >= n {
-		return (*b)[:0]
+	c := sizeClassFor(n)
+	for k := c; k < min(c+poolReach, poolClasses); k++ {
+		if b, ok := hitPools[k].Get().(*[]hit); ok {
+			return (*b)[:0]
+		}
 	}
-	return make([]hit, 0, n)
+	return make([]hit, 0, 1<<min(c, 62))
 }
 
 // putInts recycles b, which nothing may use afterwards.
 func putInts(b []int32) {
-	if cap(b) > 0 {
+	if c := sizeClassOf(cap(b)); c >= 0 && c < poolClasses {
 		b = b[:0]
-		intPool.Put(&b)
+		intPools[c].Put(&b)
 	}
 }
 
 // putHits recycles b, which nothing may use afterwards.
 func putHits(b []hit) {
-	if cap(b) > 0 {
+	if c := sizeClassOf(cap(b)); c >= 0 && c < poolClasses {
 		b = b[:0]
-		hitPool.Put(&b)
+		hitPools[c].Put(&b)
 	}
 }

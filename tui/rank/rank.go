@@ -25,7 +25,11 @@
 // rune restores an earlier result. Candidates are prefiltered by a rune
 // bitmask, scored without allocating per candidate, split across cores and
 // cut to the best k with a heap. The order is total and deterministic:
-// score, then shorter path, then path bytes, then input index.
+// score, then shorter path, then path bytes, then input index. The
+// complete order (Order, which `scout filter` prints, without highlight
+// positions) radix-sorts (score, length) keys and compares path bytes only
+// within runs of equal keys; Filter, for a ranking done once, drops the
+// paths that cannot match before preparing the rest.
 package rank
 
 import (
@@ -84,24 +88,67 @@ func (r *Ranker) Path(i int) string { return r.x.paths[i] }
 func (r *Ranker) Rank(ctx context.Context, query string, k int) (Result, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := ctx.Err(); err != nil {
+	p, total, top, err := r.top(ctx, query, k)
+	switch {
+	case err != nil:
 		return Result{}, err
+	case p == nil:
+		return Result{Query: query, Total: total, Matches: r.bare(top)}, nil
 	}
-	if query == "" {
-		return r.all(k), nil
-	}
-	p := compile(query)
-	set, top, err := r.rank(ctx, p, k)
-	if err != nil {
-		return Result{}, err
-	}
-	res := Result{Query: query, Total: set.total, Matches: make([]Match, len(top))}
+	res := Result{Query: query, Total: total, Matches: make([]Match, len(top))}
 	s := r.scratch[0]
 	for i, h := range top {
 		r.x.score(s, p, int(h.idx), true)
 		res.Matches[i] = Match{int(h.idx), int(h.score), r.x.positions(s, int(h.idx))}
 	}
 	return res, nil
+}
+
+// Order is Rank without the positions and scores: how many paths match
+// query and the indices of the best k (all when k <= 0), best first. It
+// is for callers that only list the paths (`scout filter`), which would
+// otherwise pay for tracing every match's alignment again.
+func (r *Ranker) Order(ctx context.Context, query string, k int) (int, []int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, total, top, err := r.top(ctx, query, k)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]int, len(top))
+	for i, h := range top {
+		out[i] = int(h.idx)
+	}
+	return total, out, nil
+}
+
+// top ranks query: its compiled pattern (nil for the empty query), the
+// number of matches and the best k hits. The caller holds r.mu.
+func (r *Ranker) top(ctx context.Context, query string, k int) (*pattern, int, []hit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, nil, err
+	}
+	if query == "" {
+		return nil, len(r.x.paths), r.all(k), nil
+	}
+	p := compile(query)
+	set, top, err := r.rank(ctx, p, k)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return p, set.total, top, nil
+}
+
+// bare turns hits into matches without positions.
+func (r *Ranker) bare(top []hit) []Match {
+	if top == nil {
+		return nil
+	}
+	out := make([]Match, len(top))
+	for i, h := range top {
+		out[i] = Match{Index: int(h.idx), Score: int(h.score)}
+	}
+	return out
 }
 
 // rank returns p's match set and best k hits: the cached set when there
@@ -119,14 +166,14 @@ func (r *Ranker) rank(ctx context.Context, p *pattern, k int) (*matchSet, []hit,
 }
 
 // all is the ranking of the empty query: the first k paths in input order.
-func (r *Ranker) all(k int) Result {
+func (r *Ranker) all(k int) []hit {
 	n := len(r.x.paths)
 	if k > 0 {
 		n = min(n, k)
 	}
-	res := Result{Total: len(r.x.paths), Matches: make([]Match, n)}
+	out := make([]hit, n)
 	for i := range n {
-		res.Matches[i] = Match{Index: i}
+		out[i] = hit{idx: int32(i)}
 	}
-	return res
+	return out
 }

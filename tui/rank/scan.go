@@ -94,6 +94,10 @@ func (r *Ranker) scan(ctx context.Context, p *pattern, src *matchSet, k int) (*m
 
 // scanChunk returns the segment of chunk c's matches, offering each to h.
 func (r *Ranker) scanChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK) segment {
+	if p.bytes != nil && (src == nil && len(p.runes) == 1 ||
+		src != nil && src.runes == len(p.runes)-1 && src.sensitive == p.sensitive) {
+		return r.lastChunk(s, p, src, c, h)
+	}
 	if src == nil {
 		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(r.x.paths))
 		g := newSegment(hi - lo)
@@ -111,6 +115,72 @@ func (r *Ranker) scanChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK
 			m = 0
 		}
 		r.try(s, p, int(x.idx), &prev, m, &g, h)
+	}
+	return g
+}
+
+// lastChunk is scanChunk for a keystroke's usual case, an ASCII pattern
+// whose rows are one rune away: a first rune over every path, or a rune
+// added to src's query in the same case mode. ASCII paths are scored here
+// in one loop (lastASCII's steps, without its calls); others, and those
+// whose rows were dropped, go through try.
+func (r *Ranker) lastChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK) segment {
+	x := r.x
+	var from *segment
+	var lo, hi int
+	if src == nil {
+		lo, hi = c*chunkSize, min((c+1)*chunkSize, len(x.paths))
+	} else {
+		from = &src.segs[c]
+		hi = len(from.hits)
+	}
+	g := newSegment(hi - lo)
+	last := p.bytes[len(p.bytes)-1]
+	unmatched := int32(len(p.runes))
+	var prev row
+	for k := lo; k < hi; k++ {
+		i, pp := k, (*row)(nil)
+		if from != nil {
+			i = int(from.hits[k].idx)
+			if !from.rowOf(from.hits[k], &prev) {
+				r.try(s, p, i, nil, 0, &g, h)
+				continue
+			}
+			pp = &prev
+		}
+		e := &x.ents[i]
+		if e.mask&p.mask != p.mask {
+			continue
+		}
+		if !e.ascii {
+			r.try(s, p, i, pp, len(p.runes)-1, &g, h)
+			continue
+		}
+		t := x.fold[e.start : e.start+e.n]
+		if p.sensitive {
+			t = bytesOf(x.paths[i])
+		}
+		start := 0
+		if pp != nil {
+			start = int(pp.pos[0]) + 1
+		}
+		a := len(g.pos)
+		g.pos = appendPositions(g.pos, t, last, start)
+		n := len(g.pos) - a
+		if n == 0 {
+			continue
+		}
+		g.v0, g.v1 = extend32(g.v0, a+n), extend32(g.v1, a+n)
+		cls := x.cls[e.start : e.start+e.n]
+		var best int32
+		if pp == nil {
+			best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+		} else {
+			best = nextRowBest(pp, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+		}
+		hit := hit{idx: int32(i), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}
+		g.hits = append(g.hits, hit)
+		h.offer(hit)
 	}
 	return g
 }
@@ -196,19 +266,15 @@ func (r *Ranker) best(set *matchSet, k int) []hit {
 // merge returns the best k hits, best first: the union of the workers'
 // heaps sorted and cut, or for k <= 0 every hit of set sorted.
 func (r *Ranker) merge(heaps []topK, set *matchSet, k int) []hit {
-	var all []hit
 	if k <= 0 {
-		all = make([]hit, 0, set.total)
-		for _, g := range set.segs {
-			all = append(all, g.hits...)
-		}
-	} else {
-		for _, h := range heaps {
-			all = append(all, h.items...)
-		}
+		return r.sortAll(set)
+	}
+	var all []hit
+	for _, h := range heaps {
+		all = append(all, h.items...)
 	}
 	slices.SortFunc(all, r.compare)
-	if k > 0 && len(all) > k {
+	if len(all) > k {
 		all = all[:k]
 	}
 	return all

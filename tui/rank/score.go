@@ -164,6 +164,8 @@ var (
 	// wordStartOf reports whether a class starts a word (a run from here
 	// earns layerWordRun on each following rune).
 	wordStartOf [clsCount]bool
+	// inBaseBonus is first's base-name term for a class.
+	inBaseBonus [clsCount]int32
 )
 
 func init() {
@@ -172,6 +174,9 @@ func init() {
 		bonusOf[0][c] = sahilmBonus(k) + baseNameBonus(k)
 		bonusOf[1][c] = bonusOf[0][c] + wholeBonus(k)
 		wordStartOf[c] = k&(clsPathStart|clsAfterSep|clsCamel|clsBaseStart) != 0
+		if k&clsInBase != 0 {
+			inBaseBonus[c] = layerAllInBase
+		}
 	}
 }
 

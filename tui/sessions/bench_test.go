@@ -8,12 +8,20 @@ import (
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
 )
 
-// benchModel is a page holding n rows with sentence-like titles.
-func benchModel(n int) *Model {
-	words := []string{"fix", "parser", "refactor", "tree", "bench", "ranking", "docs", "frontend", "session", "discovery", "provider", "refresh"}
+// benchWords make the benchmarks' sentence-like titles.
+var benchWords = []string{"fix", "parser", "refactor", "tree", "bench", "ranking", "docs", "frontend", "session", "discovery", "provider", "refresh"}
+
+// benchModel is a page holding n rows with sentence-like titles ("fix the
+// parser of docs #123"); with capitals, each title starts with one ("Fix
+// the …").
+func benchModel(n int, capitals bool) *Model {
 	rows := make([]wire.SessionRow, n)
 	for i := range rows {
-		rows[i] = wire.SessionRow{ID: fmt.Sprintf("s%05d", i), Title: fmt.Sprintf("%s the %s of %s #%d", words[i%12], words[(i/12)%12], words[(i/144)%12], i)}
+		first := benchWords[i%12]
+		if capitals {
+			first = string(first[0]-'a'+'A') + first[1:]
+		}
+		rows[i] = wire.SessionRow{ID: fmt.Sprintf("s%05d", i), Title: fmt.Sprintf("%s the %s of %s #%d", first, benchWords[(i/12)%12], benchWords[(i/144)%12], i)}
 	}
 	m := New(Options{Backend: bridgetest.New(bridgetest.Options{})})
 	m.add(rows)
@@ -29,30 +37,41 @@ func filterOnce(m *Model, q string) {
 	}
 }
 
-// BenchmarkFilterKeystroke is one keystroke over 10,000 titles.
-func BenchmarkFilterKeystroke(b *testing.B) {
-	m := benchModel(10000)
-	queries := []string{"f", "fi", "fix", "fix t", "fix tr", "fix tre"}
+// typing runs the keystrokes of typing queries, one after the other, and
+// starts over: each keystroke but the first narrows the previous result.
+func typing(b *testing.B, m *Model, queries []string) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		filterOnce(m, queries[i%len(queries)])
 	}
 }
 
+// BenchmarkFilterKeystroke is one keystroke over 10,000 titles.
+func BenchmarkFilterKeystroke(b *testing.B) {
+	typing(b, benchModel(10000, false), []string{"f", "fi", "fix", "fix t", "fix tr", "fix tre"})
+}
+
+// BenchmarkFilterKeystrokeCaseSensitive is one keystroke of a filter with
+// a capital over 10,000 titles that start with one: the titles are
+// matched with their capitals swapped (match.go).
+func BenchmarkFilterKeystrokeCaseSensitive(b *testing.B) {
+	typing(b, benchModel(10000, true), []string{"F", "Fi", "Fix", "Fix t", "Fix tr", "Fix tre"})
+}
+
 // BenchmarkFilterNewPage is a page of rows arriving under a query: the
-// ranker is built again over 10,000 titles (in the Cmd) and ranks them.
+// previous result covers fewer rows, so every title is matched again.
 func BenchmarkFilterNewPage(b *testing.B) {
-	m := benchModel(10000)
+	m := benchModel(10000, false)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.filter.ranker = nil
+		m.filter.narrow = narrowing{}
 		filterOnce(m, "fix tre")
 	}
 }
 
 // BenchmarkView draws a page of 10,000 rows filtered, at 200×50.
 func BenchmarkView(b *testing.B) {
-	m := benchModel(10000)
+	m := benchModel(10000, false)
 	m.complete = true
 	m.width, m.height = 200, 50
 	filterOnce(m, "fix")

@@ -84,7 +84,7 @@ func (m *Model) startDiscovery() tea.Cmd {
 // replaced by a new scan.
 func (m *Model) discard() {
 	m.rows, m.order, m.notices, m.complete = nil, nil, wire.SessionNotices{}, false
-	m.filter.ranker, m.filter.rankerLen = nil, 0
+	m.filter.narrow = narrowing{}
 	m.filter.openWaits = false
 	m.disc.err = ""
 	// The result over no rows is known without ranking.

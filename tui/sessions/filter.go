@@ -6,38 +6,30 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/scoutdev/scout/tui/rank"
 )
 
-// The title filter reuses tui/rank, the Files page's matcher, rather than
-// sahilm/fuzzy directly: the same smart case, the same best-alignment
-// scoring (sahilm's bonuses for word starts and adjacent runes, without
-// its first-occurrence weakness) and the same byte positions for the
-// highlights, so both pages match alike. Its path layer only adds a bonus
-// after the last "/" of a title that has one, which is harmless for
-// sentences.
+// The title filter (match.go says how a title matches). Typing never
+// waits for a ranking: the filter line changes in Update, the ranking is
+// made in a Cmd tagged with a revision, a newer keystroke or page cancels
+// it, and a result of an older revision is dropped. Every match is ranked,
+// with its highlights: the library places each match as it finds it, so a
+// window of the best few would save only the sort. Rows are kept in
+// arrival order, so a ranking made before more rows arrived still points
+// at the right rows until the newer one replaces it. With an empty filter
+// nothing is ranked: the rows are shown newest first.
 //
-// As on the Files page, typing never waits for a ranking: the filter line
-// changes in Update, the ranking (and, when rows arrived, the ranker over
-// their titles) is made in a Cmd tagged with a revision, a newer keystroke
-// or page cancels it, and a result of an older revision is dropped. Rows
-// are kept in arrival order, so a ranking made before more rows arrived
-// still points at the right rows until the newer one replaces it. With an
-// empty filter nothing is ranked: the rows are shown newest first.
+// Each typed character narrows the previous result instead of starting
+// over: a filter that extends the last ranked one, over the same rows and
+// with the same case sensitivity, can only match among its matches.
 
 // filterState is the filter's result over the rows.
 type filterState struct {
-	ranker     *rank.Ranker // over the titles of rows[:rankerLen] of scan rankerScan
-	rankerLen  int
-	rankerScan int
-	rev        int // the latest ranking asked for
-	k          int // how many of the best matches are ranked
-	cancel     context.CancelFunc
-	query      string     // the query shown is the result of
-	covers     int        // how many rows that result covers
-	shown      []shownRow // the rows shown, in order
-	total      int        // rows matching
+	rev    int // the latest ranking asked for
+	cancel context.CancelFunc
+	query  string     // the query shown is the result of
+	covers int        // how many rows that result covers
+	shown  []shownRow // the rows shown, in order
+	narrow narrowing
 	// openWaits is Enter pressed while the ranking of the query typed was
 	// not in yet: it opens what that ranking puts first.
 	openWaits bool
@@ -50,31 +42,23 @@ type shownRow struct {
 	pos []int
 }
 
-// rankWindow is how many of the best matches are ranked at first; the
-// window doubles when the cursor comes within a screen of its end (as on
-// the Files page): placing and highlighting every match of a short query
-// over thousands of titles costs ten times more than the best few.
-const rankWindow = 200
-
-// widen doubles the ranking window when the cursor nears the end of the
-// matches ranked while more match.
-func (m *Model) widen() tea.Cmd {
-	if m.input.Value() == "" || m.filter.total <= len(m.filter.shown) || m.cursor < len(m.filter.shown)-m.listHeight() {
-		return nil
-	}
-	m.filter.k *= 2
-	return m.refilter()
+// narrowing is a finished ranking's matches, in the order the rows are
+// shown without a filter: the only candidates of a longer filter over the
+// same rows. rows is never modified, so rankings in flight may share it.
+type narrowing struct {
+	query   string
+	scan, n int // the discovery and the number of rows it covered
+	rows    []int
 }
 
 // rankMsg is ranking rev: the query's matches over the first n rows.
 type rankMsg struct {
-	rev    int
-	scan   int // the discovery the rows are of
-	query  string
-	n      int
-	ranker *rank.Ranker
-	shown  []shownRow
-	total  int
+	rev     int
+	scan    int // the discovery the rows are of
+	query   string
+	n       int
+	shown   []shownRow // best first
+	matched []int      // the matching rows, in candidate order
 }
 
 // refilter shows the rows for the query: at once for an empty query,
@@ -87,34 +71,42 @@ func (m *Model) refilter() tea.Cmd {
 		for i, r := range m.order {
 			shown[i] = shownRow{row: r}
 		}
-		m.show(rankMsg{rev: m.filter.rev, n: len(m.rows), shown: shown, total: len(m.rows)})
+		m.show(rankMsg{rev: m.filter.rev, n: len(m.rows), shown: shown})
 		return m.settled()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.filter.cancel = cancel
-	rev, scan, n, ranker, k := m.filter.rev, m.disc.seq, len(m.rows), m.filter.ranker, m.filter.k
-	if m.filter.rankerLen != n || m.filter.rankerScan != scan {
-		ranker = nil
-	}
-	titles := make([]string, n)
-	for i, r := range m.rows {
-		titles[i] = r.Title
-	}
+	rev, scan, rows, cands := m.filter.rev, m.disc.seq, m.rows[:len(m.rows):len(m.rows)], m.candidates(q)
 	return func() tea.Msg {
 		defer cancel()
-		if ranker == nil {
-			ranker = rank.New(titles)
-		}
-		res, err := ranker.Rank(ctx, q, k)
-		if err != nil {
+		matches, ok := matchTitles(ctx, q, cands, func(r int) string { return rows[r].Title })
+		if !ok {
 			return nil // cancelled: a newer ranking is on its way
 		}
-		msg := rankMsg{rev: rev, scan: scan, query: q, n: n, ranker: ranker, total: res.Total, shown: make([]shownRow, len(res.Matches))}
-		for i, mt := range res.Matches {
-			msg.shown[i] = shownRow{row: mt.Index, pos: mt.Positions}
+		msg := rankMsg{rev: rev, scan: scan, query: q, n: len(rows), matched: make([]int, len(matches))}
+		for i, mt := range matches {
+			msg.matched[i] = mt.row
+		}
+		bestFirst(matches)
+		msg.shown = make([]shownRow, len(matches))
+		for i, mt := range matches {
+			msg.shown[i] = shownRow{row: mt.row, pos: mt.pos}
 		}
 		return msg
 	}
+}
+
+// candidates are the rows a ranking of q looks at, in the order they are
+// shown without a filter: the last ranking's matches when q extends its
+// query over the same rows with the same case sensitivity (a longer
+// filter matches a subset), else every row.
+func (m *Model) candidates(q string) []int {
+	nw := m.filter.narrow
+	if nw.query != "" && strings.HasPrefix(q, nw.query) && nw.scan == m.disc.seq && nw.n == len(m.rows) &&
+		caseSensitive(q) == caseSensitive(nw.query) {
+		return nw.rows
+	}
+	return slices.Clone(m.order)
 }
 
 // dropRanking cancels the ranking in flight; its result will be dropped.
@@ -127,9 +119,10 @@ func (m *Model) dropRanking() {
 }
 
 func (m *Model) handleRank(msg rankMsg) tea.Cmd {
-	if msg.scan == m.disc.seq && msg.ranker != nil && msg.n > m.filter.rankerLen {
-		// Worth keeping for the next keystroke over the same rows.
-		m.filter.ranker, m.filter.rankerLen, m.filter.rankerScan = msg.ranker, msg.n, msg.scan
+	if msg.scan == m.disc.seq && msg.n == len(m.rows) {
+		// Worth keeping for the next keystroke over the same rows, even
+		// when a newer ranking was asked for meanwhile.
+		m.filter.narrow = narrowing{query: msg.query, scan: msg.scan, n: msg.n, rows: msg.matched}
 	}
 	if msg.rev != m.filter.rev {
 		return nil
@@ -143,7 +136,7 @@ func (m *Model) handleRank(msg rankMsg) tea.Cmd {
 func (m *Model) show(msg rankMsg) {
 	keep := m.Focused()
 	sameQuery := msg.query == m.filter.query
-	m.filter.query, m.filter.covers, m.filter.shown, m.filter.total = msg.query, msg.n, msg.shown, msg.total
+	m.filter.query, m.filter.covers, m.filter.shown = msg.query, msg.n, msg.shown
 	m.cursor = 0
 	if sameQuery {
 		if i := slices.IndexFunc(m.filter.shown, func(s shownRow) bool { return m.rows[s.row].ID == keep }); i >= 0 {

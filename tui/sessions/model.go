@@ -94,7 +94,6 @@ func New(opts Options) *Model {
 		now:     now,
 		isDark:  true,
 	}
-	m.filter.k = rankWindow
 	m.negotiated()
 	m.restyle()
 	return m
@@ -233,7 +232,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	default:
 		return m.edit(msg)
 	}
-	return m.widen()
+	return nil
 }
 
 // edit hands msg to the filter and filters again when its text changed.
@@ -242,7 +241,6 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	if m.input.Value() != before {
-		m.filter.k = rankWindow
 		return tea.Batch(cmd, m.refilter())
 	}
 	return cmd

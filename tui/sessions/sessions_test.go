@@ -370,7 +370,7 @@ func TestInvalidationIsNotASessionsConcern(t *testing.T) {
 	}
 }
 
-func TestTheRankedWindowWidensWhenScrolling(t *testing.T) {
+func TestEveryMatchIsRankedTiesNewestFirst(t *testing.T) {
 	rows := make([]wire.SessionRow, 450)
 	for i := range rows {
 		rows[i] = row(fmt.Sprintf("s%03d", i), fmt.Sprintf("session number %d", i), time.Duration(i)*time.Minute)
@@ -379,19 +379,42 @@ func TestTheRankedWindowWidensWhenScrolling(t *testing.T) {
 	h := start(t, fake, 80, 24)
 	h.complete()
 	h.Type("num")
-	if f := h.filtered("num"); len(st(f).rows) != 200 {
-		t.Fatalf("%d rows ranked at first, want the window of 200", len(st(f).rows))
+	got := st(h.filtered("num")).rows
+	// Equal alignments: shorter titles score higher (fewer unmatched
+	// characters), then the newest first.
+	want := make([]string, 0, len(rows))
+	for i := range rows {
+		want = append(want, rows[i].ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rows %q…, want every match, shorter titles then newest first: %q…", got[:12], want[:12])
 	}
 	h.WaitText("450/450")
 	for range 25 {
 		h.Press(tea.KeyPgDown)
 	}
-	h.Wait("every match ranked", func(f pagetest.Frame) bool { return len(st(f).rows) == 450 && st(f).settled })
+	h.WaitText("session number 449")
+}
+
+func TestFilterSmartCase(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("e")
+	if got := st(h.filtered("e")).rows; len(got) != 6 {
+		t.Fatalf("rows %q for e, want every titled session", got)
+	}
+	h.Press(tea.KeyBackspace)
+	h.Type("E")
+	if got := st(h.filtered("E")).rows; !slices.Equal(got, []string{"s-e2e"}) {
+		t.Fatalf("rows %q for E, want only the title with a capital E", got)
+	}
+	h.WaitText(" 1/7")
 }
 
 func TestNoColorKeepsTheHighlightAndTheFocus(t *testing.T) {
 	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
-	h := start(t, fake, 80, 12) // no short help line: its colours are the root's
+	h := start(t, fake, 80, 24)
 	h.complete()
 	h.Type("pars")
 	h.filtered("pars")

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
+	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/internal/display"
 )
 
@@ -41,7 +42,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 
 	m := lipgloss.NewStyle().Bold(true)
 	s := Styles{
-		Input:            textinput.DefaultStyles(isDark),
+		Input:            tui.InputStyles(isDark, noColor),
 		Title:            lipgloss.NewStyle(),
 		Match:            m,
 		Provisional:      lipgloss.NewStyle().Faint(true).Italic(true),
@@ -71,7 +72,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
 		s.Focused = lipgloss.NewStyle().Background(focusBg)
 	}
-	s.Input.Cursor.Blink = false
 	return s
 }
 

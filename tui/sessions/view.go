@@ -65,13 +65,13 @@ func (m *Model) queryLine() string {
 func (m *Model) counts() string {
 	switch {
 	case m.disc.running && m.input.Value() != "":
-		return fmt.Sprintf("%d/%d so far", m.filter.total, len(m.rows))
+		return fmt.Sprintf("%d/%d so far", len(m.filter.shown), len(m.rows))
 	case m.disc.running:
 		return fmt.Sprintf("%d so far", len(m.rows))
 	case !m.complete:
 		return ""
 	case m.input.Value() != "":
-		return fmt.Sprintf("%d/%d", m.filter.total, len(m.rows))
+		return fmt.Sprintf("%d/%d", len(m.filter.shown), len(m.rows))
 	}
 	return plural(len(m.rows), "session")
 }

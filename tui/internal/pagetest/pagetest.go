@@ -50,6 +50,8 @@ type Options struct {
 	Active int
 	Width  int
 	Height int
+	// Banner is the root's banner line (tui.Options.Banner).
+	Banner string
 	// Probe reads the page's state for Frame.State; it runs on the event
 	// loop.
 	Probe func() any
@@ -62,7 +64,7 @@ type probeMsg struct{}
 func Start(t testing.TB, fake *bridgetest.Fake, opts Options) *Harness {
 	t.Helper()
 	h := &Harness{t: t, Fake: fake, probe: opts.Probe}
-	m := tui.New(tui.Options{Backend: fake, Pages: opts.Pages, Active: opts.Active})
+	m := tui.New(tui.Options{Backend: fake, Pages: opts.Pages, Active: opts.Active, Banner: opts.Banner})
 	h.TM = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(opts.Width, opts.Height),
 		// A fixed colour profile: the test output is no terminal.
 		teatest.WithProgramOptions(tea.WithFilter(h.filter), tea.WithColorProfile(colorprofile.TrueColor)))
