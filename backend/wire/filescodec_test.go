@@ -192,3 +192,41 @@ func TestPlainString(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReportCodec holds the report's own codec to the json package on any
+// input: decoding agrees with reflection (both fail, or the same value),
+// DecodeValid never panics even on broken JSON, and what decoded encodes
+// with AppendJSON exactly as Marshal encodes it by reflection.
+func FuzzReportCodec(f *testing.F) {
+	for _, rep := range reportsForCodec()[:4] {
+		doc, err := rep.AppendJSON(nil)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(doc)
+	}
+	f.Add([]byte(`{"entries":[{"path":"a\u0000\ud83d\ude00","kind":"file"}],"generation":-0,"x":[{}]}`))
+	f.Add([]byte(`{"entries":[{"path":"a"},null,{"kind":"directory","path":"b","path":"c"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var raw ProjectFilesResult
+		_ = raw.DecodeValid(data) // broken JSON: an error or a partial result
+		var got ProjectFilesResult
+		gotErr := Unmarshal(data, &got)
+		var want reflectReport
+		wantErr := json.Unmarshal(data, &want)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%q: error %v, reflection %v", data, gotErr, wantErr)
+		}
+		if gotErr != nil {
+			return
+		}
+		if !reflect.DeepEqual(got, ProjectFilesResult(want)) {
+			t.Fatalf("%q: %+v, reflection %+v", data, got, want)
+		}
+		enc, err := got.AppendJSON(nil)
+		ref, refErr := json.Marshal((*reflectReport)(&got))
+		if (err == nil) != (refErr == nil) || string(enc) != string(ref) {
+			t.Fatalf("%q: AppendJSON %s (%v), Marshal %s (%v)", data, enc, err, ref, refErr)
+		}
+	})
+}
