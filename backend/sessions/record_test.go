@@ -24,14 +24,20 @@ func TestParseRecord(t *testing.T) {
 	}{
 		{`{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","cwd":"/w","text":"hi"}`, true, "user", true, "/w", true, true},
 		{`{"type":"meta"}`, true, "meta", true, "", false, false},
-		{`{"type":"future","cwd":5}`, false, "", false, "", false, false},
+		{`{"type":"future","cwd":5}`, true, "future", false, "", false, false},
+		{`{"v":2,"type":"future","ts":"yesterday","text":null,"title":[1]}`, true, "future", false, "", false, false},
+		{`{"ts":"yesterday","cwd":"/elsewhere"}`, true, "", false, "", false, false},
+		{`{"type":"user","v":2}`, false, "", false, "", false, false},
+		{`{"type":"title","title":5}`, false, "", false, "", false, false},
 		{`{"type":"future","whatever":[1,{"a":null}]}`, true, "future", false, "", false, false},
 		{`{}`, true, "", false, "", false, false},
 		{` {"type":"tool"} `, true, "tool", true, "", false, false},
 		{`{"t\u0079pe":"user"}`, true, "user", true, "", false, false},
 		{`{"v":2,"type":"user"}`, false, "", false, "", false, false},
-		{`{"v":"1"}`, false, "", false, "", false, false},
-		{`{"type":null}`, false, "", false, "", false, false},
+		{`{"v":"1"}`, true, "", false, "", false, false},
+		{`{"v":"1","type":"meta"}`, false, "", false, "", false, false},
+		{`{"type":null}`, true, "", false, "", false, false},
+		{`{"type":5,"ts":"yesterday"}`, true, "", false, "", false, false},
 		{`{"type":"user","ts":"yesterday"}`, false, "", false, "", false, false},
 		{`{"type":"user","type":"user"}`, false, "", false, "", false, false},
 		{`{"type":"user"}{}`, false, "", false, "", false, false},
@@ -182,6 +188,12 @@ func FuzzParseRecord(f *testing.F) {
 		if typ, _ := m["type"].(string); typ != rec.Type {
 			t.Fatalf("type %q, decode says %q", rec.Type, typ)
 		}
+		if !rec.Known {
+			if rec.Cwd != nil || rec.HasTS || rec.Text != nil || rec.Title != nil {
+				t.Fatalf("a skipped record reported its members: %+v", rec)
+			}
+			return
+		}
 		if cwd, _ := m["cwd"].(string); len(cwd) <= maxCwdBytes && cwd != string(rec.Cwd) {
 			t.Fatalf("cwd %q, decode says %q", rec.Cwd, cwd)
 		}
@@ -236,13 +248,18 @@ func FuzzCursorDecode(f *testing.F) {
 	})
 }
 
-// wantAccepted applies the record rules to a line jsontext found valid:
-// "v" is 1 when present, the members discovery reads are strings, and
-// "ts" is RFC 3339.
+// wantAccepted applies the record rules to a line jsontext found valid: a
+// record of an unknown or missing type is skipped whatever it holds; in
+// one of a known type "v" is 1 when present, the members discovery reads
+// are strings, and "ts" is RFC 3339.
 func wantAccepted(line []byte) bool {
 	var m map[string]jsontext.Value
 	if wire.UnmarshalStrict(line, &m) != nil {
 		return false
+	}
+	var typ string
+	if wire.Unmarshal(m["type"], &typ) != nil || !knownType(typ) {
+		return true
 	}
 	for k, v := range m {
 		switch k {
