@@ -1,11 +1,18 @@
 package sessions_test
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/scouttest"
 )
 
 // writeFiles writes name → content into dir.
@@ -56,5 +63,273 @@ func TestUnknownRecordTypesAreSkipped(t *testing.T) {
 	}
 	if len(rows) != 4 || res.Notices.SessionsOmittedInvalid != 2 || res.Notices.SessionsOtherDirectories != 0 {
 		t.Errorf("rows %v, notices %+v: want known and array omitted as invalid", rows, res.Notices)
+	}
+}
+
+// startIn starts the backend in e's workspace with env instead of e's
+// SCOUT_HOME.
+func startIn(t *testing.T, e env, env ...string) *scouttest.Proc {
+	t.Helper()
+	p := scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: env})
+	p.Initialize(sessionCaps...)
+	return p
+}
+
+// TestBackendHomeDefaults: the store is $SCOUT_HOME/sessions, else
+// $XDG_DATA_HOME/scout/sessions, else $HOME/.local/share/scout/sessions
+// (DESIGN.md "The backend home"); a relative XDG_DATA_HOME is ignored.
+func TestBackendHomeDefaults(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	home := func(id string, dir ...string) string {
+		store := filepath.Join(append(dir, "sessions")...)
+		if err := os.MkdirAll(store, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, store, map[string]string{id + ".jsonl": userRecord})
+		return filepath.Join(dir...)
+	}
+	scout := home("scout", t.TempDir())
+	xdg := filepath.Dir(home("xdg", t.TempDir(), "scout"))
+	user := t.TempDir()
+	home("user", user, ".local", "share", "scout")
+	for _, tt := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"SCOUT_HOME=" + scout, "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "scout"},
+		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "xdg"},
+		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=", "HOME=" + user}, "user"},
+		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=relative", "HOME=" + user}, "user"},
+	} {
+		p := startIn(t, e, tt.env...)
+		var res wire.SessionListResult
+		p.MustCall(wire.MethodSessionList, nil, &res)
+		if len(res.Sessions) != 1 || res.Sessions[0].ID != tt.want {
+			t.Errorf("%v: rows %+v, want %s", tt.env, res.Sessions, tt.want)
+		}
+	}
+}
+
+// TestListLimitBoundary: session.list serves exactly 256 primary histories
+// (this workspace's, another directory's, malformed and unsafe ones all
+// count; names that are never sessions do not) and answers discovery_limit
+// at 257, while session.discover still reads the store.
+func TestListLimitBoundary(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	files := map[string]string{
+		"foreign.jsonl":   `{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","cwd":"/elsewhere/project"}` + "\n",
+		"malformed.jsonl": "not json\n",
+		"mine.jsonl":      `{"v":1,"type":"meta","ts":"2026-01-02T03:04:05Z","cwd":"` + e.ws + `"}` + "\n",
+		// Never sessions, never counted.
+		strings.Repeat("x", 65) + ".jsonl": userRecord,
+		"dotted.name.jsonl":                userRecord,
+		".hidden.jsonl":                    userRecord,
+		"mine.subagent-1.jsonl":            userRecord,
+		"mine.jsonl.bak":                   userRecord,
+		"mine.lock":                        `{"pid":1,"renewed_at":"2026-01-02T03:04:05Z"}`,
+		"MINE.JSONL":                       userRecord,
+	}
+	for i := range 252 {
+		files[fmt.Sprintf("s%03d.jsonl", i)] = userRecord
+	}
+	writeFiles(t, e.store, files)
+	if err := os.Symlink("mine.jsonl", filepath.Join(e.store, "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(e.store, "archive")
+	if err := os.Mkdir(archive, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, archive, map[string]string{"old.jsonl": userRecord})
+	res, rows := listRows(t, e)
+	if len(rows) != 253 || res.Notices != (wire.SessionNotices{SessionsOmittedInvalid: 2, SessionsOtherDirectories: 1}) {
+		t.Fatalf("256 primary histories: %d rows, notices %+v; want 253 rows, 2 invalid, 1 other", len(rows), res.Notices)
+	}
+	if rows["mine"].Cwd != wire.CwdVerified || rows["s000"].Cwd != wire.CwdUnverified {
+		t.Errorf("rows mine %+v, s000 %+v", rows["mine"], rows["s000"])
+	}
+	writeFiles(t, e.store, map[string]string{"one-more.jsonl": "not json either\n"})
+	p := e.start(t)
+	wantCode(t, p.Call(wire.MethodSessionList, nil), wire.CodeDiscoveryLimit)
+	pages := mustFollow(t, p)
+	if n := len(ids(pages)); n != 253 {
+		t.Errorf("discover after the limit: %d rows, want 253", n)
+	}
+	if n := pages[len(pages)-1].Notices; n != (wire.SessionNotices{SessionsOmittedInvalid: 3, SessionsOtherDirectories: 1}) {
+		t.Errorf("discover notices %+v", n)
+	}
+}
+
+// TestBusyLockContents: busy means the lock exists and was renewed within
+// 30 s (either direction); a lock whose content is not a lock (bad JSON, no
+// renewed_at, a pid of the wrong type) is judged by its modification time;
+// a lock that is a directory or a symlink is no lock.
+func TestBusyLockContents(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now().UTC()
+	lock := func(at time.Time) string {
+		return fmt.Sprintf(`{"pid":42,"renewed_at":%q}`, at.Format(time.RFC3339Nano))
+	}
+	want := map[string]bool{}
+	files := map[string]string{}
+	for id, tc := range map[string]struct {
+		lock string
+		busy bool
+	}{
+		"fresh":        {lock(now), true},
+		"old":          {lock(now.Add(-time.Minute)), false},
+		"skewed":       {lock(now.Add(10 * time.Second)), true},
+		"future":       {lock(now.Add(time.Hour)), false},
+		"offset":       {fmt.Sprintf(`{"pid":42,"renewed_at":%q}`, now.In(time.FixedZone("", 5*3600)).Format(time.RFC3339)), true},
+		"garbage":      {"not a lock", true},
+		"no-renewal":   {`{"pid":42}`, true},
+		"bad-pid":      {strings.Replace(lock(now.Add(-time.Hour)), "42", `"42"`, 1), true},
+		"extra-member": {strings.Replace(lock(now.Add(-time.Hour)), "{", `{"host":"h",`, 1), false},
+		"none":         {"", false},
+	} {
+		files[id+".jsonl"] = userRecord
+		if tc.lock != "" {
+			files[id+".lock"] = tc.lock
+		}
+		want[id] = tc.busy
+	}
+	files["stale-garbage.jsonl"], files["stale-garbage.lock"] = userRecord, "not a lock"
+	want["stale-garbage"] = false
+	files["dir.jsonl"], files["link.jsonl"] = userRecord, userRecord
+	want["dir"], want["link"] = false, false
+	writeFiles(t, e.store, files)
+	old := now.Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(e.store, "stale-garbage.lock"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(e.store, "dir.lock"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("fresh.lock", filepath.Join(e.store, "link.lock")); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := listRows(t, e)
+	for id, busy := range want {
+		if r, ok := rows[id]; !ok || r.Busy != busy {
+			t.Errorf("%s: row %+v (present %v), want busy %v", id, r, ok, busy)
+		}
+	}
+}
+
+func attachment(t *testing.T, p *scouttest.Proc) *wire.Attachment {
+	t.Helper()
+	var st wire.StatusResult
+	p.MustCall(wire.MethodStatus, nil, &st)
+	return st.Attachment
+}
+
+// TestOpenErrorsKeepTheAttachment: status.attachment is null until an
+// open or new; every failed session.open (not_found, cwd_mismatch,
+// session_invalid for malformed, timeless, unsafe and directory histories,
+// invalid_params) leaves the previous attachment, and does not make a
+// running scan stale; a successful open does.
+func TestOpenErrorsKeepTheAttachment(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	writeFiles(t, e.store, map[string]string{
+		"chat.jsonl":      `{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","cwd":"` + e.ws + `","text":"hi"}` + "\n",
+		"foreign.jsonl":   `{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","cwd":"/elsewhere"}` + "\n",
+		"malformed.jsonl": userRecord + "[]\n",
+		"timeless.jsonl":  `{"v":1,"type":"user","text":"no time"}` + "\n",
+		"empty.jsonl":     "",
+	})
+	sessionstest.MustWrite(t, e.store, sessionstest.Many(250, "s", e.ws, sessionstest.History{})...)
+	os.Symlink("chat.jsonl", filepath.Join(e.store, "link.jsonl"))
+	os.Mkdir(filepath.Join(e.store, "dir.jsonl"), 0o755)
+	p := e.start(t)
+	if a := attachment(t, p); a != nil {
+		t.Fatalf("attachment before any open: %+v", a)
+	}
+	var open wire.SessionOpenResult
+	m := p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "chat"}, &open)
+	want := wire.Attachment{SessionID: "chat", Saved: true}
+	if open.Attachment != want || open.Session.Cwd != wire.CwdVerified || open.Session.Title != "hi" || open.Session.Records != 1 {
+		t.Fatalf("open %s", m.Raw)
+	}
+	scan := firstPage(t, p)
+	for id, code := range map[string]wire.Code{
+		"missing": wire.CodeNotFound, "foreign": wire.CodeCwdMismatch,
+		"malformed": wire.CodeSessionInvalid, "timeless": wire.CodeSessionInvalid, "empty": wire.CodeSessionInvalid,
+		"link": wire.CodeSessionInvalid, "dir": wire.CodeSessionInvalid,
+		"chat.jsonl": wire.CodeInvalidParams, "../chat": wire.CodeInvalidParams, "": wire.CodeInvalidParams,
+		strings.Repeat("c", 65): wire.CodeInvalidParams,
+	} {
+		wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": id}), code)
+		if a := attachment(t, p); a == nil || *a != want {
+			t.Fatalf("after a failed open of %q the attachment is %+v", id, a)
+		}
+	}
+	scan = next(t, p, scan.Cursor) // failed opens change nothing
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "chat"}, &open)
+	wantCode(t, discover(p, scan.Cursor), wire.CodeStaleRevision)
+}
+
+// tree describes every file under dir: name, mode, size, times and
+// content, so two descriptions differ when anything was written.
+func tree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		st := info.Sys().(*syscall.Stat_t)
+		fmt.Fprintf(&b, "%s %v %d %d %v/%v\n", path, info.Mode(), info.Size(), st.Ino, st.Mtim, st.Ctim)
+		if info.Mode().IsRegular() {
+			b.Write(must(os.ReadFile(path)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestSessionsNeverWrite: listing, discovery (completed, abandoned and
+// failed), exact opens and session.new write nothing: the backend home and
+// the workspace are byte for byte and time for time what they were.
+func TestSessionsNeverWrite(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sessionstest.MustWrite(t, e.store, sessionstest.Many(150, "s", e.ws, sessionstest.History{})...)
+	sessionstest.MustWrite(t, e.store,
+		sessionstest.History{ID: "busy", Cwds: []string{e.ws}, LockRenewed: time.Now()},
+		sessionstest.History{ID: "bad", Malformed: true},
+		sessionstest.History{ID: "foreign", Cwds: []string{"/elsewhere"}},
+	)
+	before := tree(t, e.home) + tree(t, e.ws)
+	p := e.start(t)
+	p.Call(wire.MethodSessionList, nil)
+	mustFollow(t, p)
+	c := firstPage(t, p).Cursor
+	next(t, p, c)
+	wantCode(t, discover(p, c), wire.CodeStaleRevision)
+	p.Call(wire.MethodSessionOpen, map[string]any{"id": "busy"})
+	p.Call(wire.MethodSessionOpen, map[string]any{"id": "bad"})
+	p.Call(wire.MethodSessionNew, nil)
+	p.Call(wire.MethodShutdown, nil)
+	p.Wait(scouttest.DefaultTimeout)
+	if after := tree(t, e.home) + tree(t, e.ws); after != before {
+		t.Errorf("the sessions methods changed the home or the workspace")
 	}
 }
