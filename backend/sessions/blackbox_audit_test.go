@@ -1,6 +1,7 @@
 package sessions_test
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
@@ -331,5 +334,102 @@ func TestSessionsNeverWrite(t *testing.T) {
 	p.Wait(scouttest.DefaultTimeout)
 	if after := tree(t, e.home) + tree(t, e.ws); after != before {
 		t.Errorf("the sessions methods changed the home or the workspace")
+	}
+}
+
+// members returns the member names of the JSON object raw, in order, and
+// their values.
+func members(t *testing.T, raw jsontext.Value) ([]string, map[string]jsontext.Value) {
+	t.Helper()
+	var names []string
+	vals := map[string]jsontext.Value{}
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		t.Fatalf("not an object: %s", raw)
+	}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := tok.String()
+		val, err := dec.ReadValue()
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		vals[name] = val.Clone()
+	}
+	return names, vals
+}
+
+func wantMembers(t *testing.T, what string, raw jsontext.Value, want ...string) map[string]jsontext.Value {
+	t.Helper()
+	names, vals := members(t, raw)
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Errorf("%s members %v, want %v", what, names, want)
+	}
+	return vals
+}
+
+var rowMembers = []string{"id", "title", "created_at", "updated_at", "cwd", "busy", "records"}
+
+// TestRowShapeAndListOrder: every result and row has exactly the members
+// of PROTOCOL.md §6 in its order; times are UTC with milliseconds (first
+// and last ts in file order); session.list is newest updated_at first,
+// ties (equal as written) by id.
+func TestRowShapeAndListOrder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rec := func(ts string) string {
+		return `{"v":1,"type":"user","ts":"` + ts + `","text":"t"}` + "\n"
+	}
+	writeFiles(t, e.store, map[string]string{
+		"old.jsonl":    rec("2026-01-01T00:00:00Z"),
+		"offset.jsonl": `{"v":1,"type":"meta"}` + "\n" + rec("2026-01-02T00:00:00.123456+02:00") + rec("2026-01-02T01:00:00.9999+02:00"),
+		"tie-b.jsonl":  rec("2026-01-01T10:00:00Z"),
+		"tie-a.jsonl":  rec("2026-01-01T10:00:00Z"),
+		"zmicro.jsonl": rec("2026-01-01T10:00:00.0009Z"),
+		"back.jsonl":   rec("2026-01-01T12:00:00Z") + rec("2026-01-01T11:00:00Z"),
+	})
+	p := e.start(t)
+	m := p.Call(wire.MethodSessionList, map[string]any{})
+	vals := wantMembers(t, "session.list result", m.Result, "sessions", "notices", "ts")
+	wantMembers(t, "notices", vals["notices"], "sessions_omitted_invalid", "sessions_other_directories")
+	var res wire.SessionListResult
+	m.Decode(t, &res)
+	var order []string
+	for _, r := range res.Sessions {
+		order = append(order, r.ID)
+	}
+	if got := strings.Join(order, " "); got != "offset back tie-a tie-b zmicro old" {
+		t.Errorf("order %s", got)
+	}
+	var rows []jsontext.Value
+	if err := wire.Unmarshal(vals["sessions"], &rows); err != nil || len(rows) != 6 {
+		t.Fatalf("sessions %s", vals["sessions"])
+	}
+	wantMembers(t, "row", rows[0], rowMembers...)
+	if r := res.Sessions[0]; r.CreatedAt != "2026-01-01T22:00:00.123Z" || r.UpdatedAt != "2026-01-01T23:00:00.999Z" || r.Records != 3 {
+		t.Errorf("offset row %+v", r)
+	}
+	if r := res.Sessions[1]; r.CreatedAt != "2026-01-01T12:00:00.000Z" || r.UpdatedAt != "2026-01-01T11:00:00.000Z" {
+		t.Errorf("created_at/updated_at are the first and last ts in file order: %+v", r)
+	}
+
+	m = discover(p, nil)
+	vals = wantMembers(t, "session.discover result", m.Result, "sessions", "cursor", "complete", "progress", "recovery", "consistency", "notices", "ts")
+	if string(vals["cursor"]) != "null" || string(vals["complete"]) != "true" {
+		t.Errorf("discover %s", m.Raw)
+	}
+	m = p.Call(wire.MethodSessionOpen, map[string]any{"id": "old"})
+	vals = wantMembers(t, "session.open result", m.Result, "session", "attachment", "ts")
+	wantMembers(t, "open row", vals["session"], rowMembers...)
+	wantMembers(t, "attachment", vals["attachment"], "session_id", "saved")
+	m = p.Call(wire.MethodSessionNew, nil)
+	vals = wantMembers(t, "session.new result", m.Result, "attachment", "ts")
+	wantMembers(t, "attachment", vals["attachment"], "session_id", "saved")
+	if !strings.Contains(string(vals["attachment"]), `"saved":false`) {
+		t.Errorf("session.new %s", m.Raw)
 	}
 }
