@@ -433,3 +433,80 @@ func TestRowShapeAndListOrder(t *testing.T) {
 		t.Errorf("session.new %s", m.Raw)
 	}
 }
+
+// TestRowTitleAndCwd: the title is the latest title record's (one empty
+// once sanitized does not count), else the first user text cut to 80
+// characters (never bytes), else ""; control and bidi characters are
+// removed. cwd is verified when every nonempty recorded cwd is the
+// workspace with symlinks resolved on both sides (the backend itself runs
+// in a symlinked path here), cwd_unverified when none is recorded, and any
+// other cwd makes the history another directory's.
+func TestRowTitleAndCwd(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(e.ws, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(e.ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := func(typ, cwd, member, text string) string {
+		s := `{"v":1,"type":"` + typ + `","ts":"2026-01-02T03:04:05Z"`
+		if cwd != "-" {
+			s += `,"cwd":` + string(must(jsontext.AppendQuote(nil, cwd)))
+		}
+		if member != "" {
+			s += `,"` + member + `":` + string(must(jsontext.AppendQuote(nil, text)))
+		}
+		return s + "}\n"
+	}
+	user := func(text string) string { return rec("user", "-", "text", text) }
+	title := func(text string) string { return rec("title", "-", "title", text) }
+	emoji := strings.Repeat("😀", 81)
+	rows := map[string]struct {
+		history, title, cwd string
+	}{
+		"latest":    {user("first") + title("one") + title("two") + title("\u200e\t\u202e"), "two", wire.CwdUnverified},
+		"runes":     {rec("assistant", "-", "text", "no") + user("\u0000\t\u0085") + user(emoji), emoji[:80*4], wire.CwdUnverified},
+		"sanitized": {user("a\tb\nc\u001bd\u007fe\u009bf\u061cg\u200eh\u200fi\u202aj\u202ek\u2066l\u2069m  n"), "abcdefghijklm  n", wire.CwdUnverified},
+		"untitled":  {rec("tool", "-", "text", "x") + rec("assistant", "-", "text", "y"), "", wire.CwdUnverified},
+		"combining": {user(strings.Repeat("e\u0301", 50)), strings.Repeat("e\u0301", 40), wire.CwdUnverified},
+		"real":      {rec("meta", e.ws, "", "") + user("x"), "x", wire.CwdVerified},
+		"alias":     {rec("meta", link, "", "") + rec("user", link+"/", "text", "x"), "x", wire.CwdVerified},
+		"dotted":    {rec("meta", e.ws+"/sub/..", "", "") + rec("user", e.ws+"/.", "text", "x"), "x", wire.CwdVerified},
+		"empty":     {rec("meta", "", "", "") + user("x"), "x", wire.CwdUnverified},
+		"some":      {rec("meta", "", "", "") + rec("user", e.ws, "text", "x"), "x", wire.CwdVerified},
+		"skipped":   {rec("checkpoint", "/elsewhere", "", "") + rec("user", e.ws, "text", "x"), "x", wire.CwdVerified},
+	}
+	others := map[string]string{
+		"relative": rec("meta", ".", "", ""),
+		"sub":      rec("meta", e.ws+"/sub", "", ""),
+		"later":    rec("meta", e.ws, "", "") + rec("user", "/elsewhere", "text", "x"),
+		"gone":     rec("meta", e.ws+"-gone", "", ""),
+	}
+	files := map[string]string{}
+	for id, r := range rows {
+		files[id+".jsonl"] = r.history
+	}
+	for id, h := range others {
+		files[id+".jsonl"] = h
+	}
+	writeFiles(t, e.store, files)
+	p := scouttest.Start(t, scouttest.Options{Dir: link, Env: []string{"SCOUT_HOME=" + e.home, "PWD=" + link}})
+	p.Initialize(sessionCaps...)
+	var res wire.SessionListResult
+	p.MustCall(wire.MethodSessionList, nil, &res)
+	got := map[string]wire.SessionRow{}
+	for _, r := range res.Sessions {
+		got[r.ID] = r
+	}
+	for id, want := range rows {
+		if r := got[id]; r.Title != want.title || r.Cwd != want.cwd {
+			t.Errorf("%s: title %q cwd %q, want %q %q", id, r.Title, r.Cwd, want.title, want.cwd)
+		}
+	}
+	if len(got) != len(rows) || res.Notices != (wire.SessionNotices{SessionsOtherDirectories: int64(len(others))}) {
+		t.Errorf("%d rows, notices %+v", len(got), res.Notices)
+	}
+}
