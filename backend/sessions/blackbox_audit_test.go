@@ -134,7 +134,9 @@ func TestListLimitBoundary(t *testing.T) {
 		"mine.lock":                        `{"pid":1,"renewed_at":"2026-01-02T03:04:05Z"}`,
 		"MINE.JSONL":                       userRecord,
 	}
-	for i := range 252 {
+	long := strings.Repeat("y", 64) // the longest id
+	files[long+".jsonl"] = userRecord
+	for i := range 251 {
 		files[fmt.Sprintf("s%03d.jsonl", i)] = userRecord
 	}
 	writeFiles(t, e.store, files)
@@ -150,7 +152,7 @@ func TestListLimitBoundary(t *testing.T) {
 	if len(rows) != 253 || res.Notices != (wire.SessionNotices{SessionsOmittedInvalid: 2, SessionsOtherDirectories: 1}) {
 		t.Fatalf("256 primary histories: %d rows, notices %+v; want 253 rows, 2 invalid, 1 other", len(rows), res.Notices)
 	}
-	if rows["mine"].Cwd != wire.CwdVerified || rows["s000"].Cwd != wire.CwdUnverified {
+	if rows["mine"].Cwd != wire.CwdVerified || rows["s000"].Cwd != wire.CwdUnverified || rows[long].ID != long {
 		t.Errorf("rows mine %+v, s000 %+v", rows["mine"], rows["s000"])
 	}
 	writeFiles(t, e.store, map[string]string{"one-more.jsonl": "not json either\n"})
