@@ -512,3 +512,30 @@ func TestRowTitleAndCwd(t *testing.T) {
 		t.Errorf("%d rows, notices %+v", len(got), res.Notices)
 	}
 }
+
+// TestRFC3339Variants: a ts or renewed_at with a lower-case t and z, or a
+// leap second, is RFC 3339 (§5.6) and read as such, not malformed.
+func TestRFC3339Variants(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	now := time.Now().UTC()
+	writeFiles(t, e.store, map[string]string{
+		"lower.jsonl": `{"v":1,"type":"user","ts":"2026-01-02t03:04:05.5z","text":"x"}` + "\n",
+		"leap.jsonl":  `{"v":1,"type":"user","ts":"2026-12-31T23:59:60Z","text":"x"}` + "\n",
+		"lower.lock":  `{"pid":1,"renewed_at":"` + strings.ToLower(now.Format(time.RFC3339)) + `"}`,
+	})
+	old := now.Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(e.store, "lower.lock"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	res, rows := listRows(t, e)
+	if r := rows["lower"]; r.CreatedAt != "2026-01-02T03:04:05.500Z" || !r.Busy {
+		t.Errorf("lower: %+v", r)
+	}
+	if r := rows["leap"]; r.UpdatedAt != "2027-01-01T00:00:00.000Z" {
+		t.Errorf("leap: %+v", r)
+	}
+	if res.Notices.SessionsOmittedInvalid != 0 {
+		t.Errorf("notices %+v", res.Notices)
+	}
+}

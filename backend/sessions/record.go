@@ -212,7 +212,7 @@ func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) 
 // keepTS parses a "ts"; whether a bad one matters waits for the record's
 // type.
 func (p *recordParser) keepTS(s []byte) {
-	t, err := time.Parse(time.RFC3339Nano, string(s))
+	t, err := parseRFC3339(string(s))
 	p.ts, p.hasTS = t, true
 	p.bad = p.bad || err != nil || !writableYear(t)
 }
