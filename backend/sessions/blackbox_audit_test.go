@@ -539,3 +539,50 @@ func TestRFC3339Variants(t *testing.T) {
 		t.Errorf("notices %+v", res.Notices)
 	}
 }
+
+// TestSessionParams: every sessions method's params are closed. A cursor
+// that is not null or 1..64 printable ASCII bytes is invalid_params and
+// abandons nothing; a well-formed cursor this child never issued is
+// invalid_cursor. session.list and session.new take no params (absent or
+// {}), session.open exactly {"id":S} of the id grammar.
+func TestSessionParams(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sessionstest.MustWrite(t, e.store, sessionstest.Many(250, "s", e.ws, sessionstest.History{})...)
+	p := e.start(t)
+	live := firstPage(t, p).Cursor
+	for _, params := range []string{
+		`null`, `[]`, `"x"`, `{"cursor":1}`, `{"cursor":{}}`, `{"cursor":""}`, `{"cursor":" x"}`,
+		`{"cursor":"` + strings.Repeat("a", 65) + `"}`, `{"cursor":"é"}`, `{"cursor":null,"x":1}`, `{"Cursor":null}`,
+	} {
+		p.Send(`{"jsonrpc":"2.0","id":"bad","method":"session.discover","params":` + params + `}`)
+		if m, _ := p.Await("bad"); m.Code() != wire.CodeInvalidParams {
+			t.Errorf("session.discover %s: %s", params, m.Raw)
+		}
+	}
+	live = next(t, p, live).Cursor // the scan survived every params error
+	for _, c := range []string{"x", strings.Repeat("a", 64), "d1.1.1.AAAAAAAAAAAAAAAAAAAAAA"} {
+		wantCode(t, discover(p, &c), wire.CodeInvalidCursor)
+	}
+	wantCode(t, discover(p, live), wire.CodeStaleRevision) // invalid_cursor abandoned it
+	for method, bad := range map[string][]string{
+		wire.MethodSessionList: {`null`, `[]`, `{"cursor":null}`},
+		wire.MethodSessionNew:  {`null`, `[]`, `{"id":"x"}`},
+		wire.MethodSessionOpen: {`null`, `{}`, `{"id":null}`, `{"id":5}`, `{"id":"s-0001","x":1}`, `{"id":"s-0001.jsonl"}`, `{"id":"a b"}`},
+	} {
+		for _, params := range bad {
+			p.Send(`{"jsonrpc":"2.0","id":"bad","method":"` + method + `","params":` + params + `}`)
+			if m, _ := p.Await("bad"); m.Code() != wire.CodeInvalidParams {
+				t.Errorf("%s %s: %s", method, params, m.Raw)
+			}
+		}
+		if method != wire.MethodSessionOpen {
+			for _, ok := range []string{``, `,"params":{}`} {
+				p.Send(`{"jsonrpc":"2.0","id":"ok","method":"` + method + `"` + ok + `}`)
+				if m, _ := p.Await("ok"); m.Error != nil {
+					t.Errorf("%s%s: %s", method, ok, m.Raw)
+				}
+			}
+		}
+	}
+}
