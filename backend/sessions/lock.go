@@ -49,7 +49,7 @@ func busy(dir *fsguard.Dir, id string, now time.Time) bool {
 func lockRenewed(data []byte, modTime time.Time) time.Time {
 	var lf lockFile
 	if wire.Unmarshal(data, &lf) == nil {
-		if t, err := time.Parse(time.RFC3339Nano, lf.RenewedAt); err == nil {
+		if t, err := parseRFC3339(lf.RenewedAt); err == nil {
 			return t
 		}
 	}

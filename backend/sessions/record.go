@@ -19,8 +19,10 @@ const maxCwdBytes = 4096
 
 // ErrMalformed is a history line that is not a record: not one strict JSON
 // object (invalid UTF-8, duplicate member names and trailing data included),
-// a member of the wrong type, a "v" other than 1, or a "ts" that is not
-// RFC 3339.
+// or a record of a known type with a member of the wrong type, a "v" other
+// than 1, or a "ts" that is not RFC 3339. A record of an unknown or missing
+// type is skipped whatever else it holds (DESIGN.md: unknown types are
+// skipped), so only its JSON is checked.
 var ErrMalformed = errors.New("sessions: malformed history record")
 
 // Record types of DESIGN.md's history format. Other types are skipped.
@@ -57,6 +59,9 @@ type recordParser struct {
 	names []string // member names of the current record, for duplicates
 	cwd   []byte
 	tmp   []byte
+	ts    time.Time // the current record's "ts"
+	hasTS bool
+	bad   bool // a member a record of a known type may not have
 }
 
 // ParseRecord parses one history line (without its newline). It is the
@@ -69,6 +74,7 @@ func ParseRecord(line []byte) (Record, error) {
 func (p *recordParser) parse(line []byte) (Record, error) {
 	var rec Record
 	p.names = p.names[:0]
+	p.hasTS, p.bad = false, false
 	i := skipSpace(line, 0)
 	if i == len(line) || line[i] != '{' {
 		return rec, ErrMalformed
@@ -97,12 +103,22 @@ func (p *recordParser) parse(line []byte) (Record, error) {
 	}
 }
 
-// end accepts the record when only whitespace follows the object.
+// end accepts the record when only whitespace follows the object. A
+// record of an unknown or missing type is skipped: nothing but its JSON
+// was checked, and nothing of it is reported but its type. A record of a
+// known type must have well-typed members and an RFC 3339 "ts".
 func (p *recordParser) end(line []byte, i int, rec Record) (Record, error) {
 	if skipSpace(line, i) != len(line) {
 		return rec, ErrMalformed // trailing data
 	}
-	rec.Known = knownType(rec.Type)
+	if !knownType(rec.Type) {
+		return Record{Type: rec.Type}, nil
+	}
+	rec.Known = true
+	if p.bad {
+		return rec, ErrMalformed
+	}
+	rec.TS, rec.HasTS = p.ts, p.hasTS
 	return rec, nil
 }
 
@@ -130,16 +146,18 @@ func (p *recordParser) member(line []byte, i int, rec *Record) (int, error) {
 	}
 	if line[i] != '"' {
 		end, ok := otherValue(&p.dec, &p.buf, line, i)
-		if !ok || !p.other(key, line[i:end]) {
+		if !ok {
 			return 0, ErrMalformed
 		}
+		p.other(key, line[i:end])
 		return end, nil
 	}
 	end, escaped, ok := scanString(line, i)
 	if !ok {
 		return 0, ErrMalformed
 	}
-	return end, p.stringMember(key, line[i:end], escaped, rec)
+	p.stringMember(key, line[i:end], escaped, rec)
+	return end, nil
 }
 
 // duplicate records key and reports whether the object already had it.
@@ -154,15 +172,15 @@ func (p *recordParser) duplicate(key []byte) bool {
 }
 
 // other checks a member whose value is not a string: only "v" may be
-// (it must be 1); the members discovery reads are strings.
-func (p *recordParser) other(key []byte, val []byte) bool {
+// (it must be 1); "ts", "cwd", "text" and "title" must be strings. A
+// "type" that is not a string names no known type: the record is skipped.
+func (p *recordParser) other(key []byte, val []byte) {
 	switch string(key) {
 	case "v":
-		return string(val) == "1"
-	case "type", "ts", "cwd", "text", "title":
-		return false
+		p.bad = p.bad || string(val) != "1"
+	case "ts", "cwd", "text", "title":
+		p.bad = true
 	}
-	return true
 }
 
 // writableYear reports whether t, in UTC, has a year RFC 3339 can write
@@ -174,18 +192,14 @@ func writableYear(t time.Time) bool {
 }
 
 // stringMember stores a string member of interest.
-func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) error {
+func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) {
 	switch string(key) {
 	case "v":
-		return ErrMalformed
+		p.bad = true
 	case "type":
 		rec.Type = string(p.literal(lit, escaped))
 	case "ts":
-		t, err := time.Parse(time.RFC3339Nano, string(p.literal(lit, escaped)))
-		if err != nil || !writableYear(t) {
-			return ErrMalformed
-		}
-		rec.TS, rec.HasTS = t, true
+		p.keepTS(p.literal(lit, escaped))
 	case "cwd":
 		p.keepCwd(p.literal(lit, escaped), rec)
 	case "text":
@@ -193,7 +207,14 @@ func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) 
 	case "title":
 		rec.Title = lit
 	}
-	return nil
+}
+
+// keepTS parses a "ts"; whether a bad one matters waits for the record's
+// type.
+func (p *recordParser) keepTS(s []byte) {
+	t, err := parseRFC3339(string(s))
+	p.ts, p.hasTS = t, true
+	p.bad = p.bad || err != nil || !writableYear(t)
 }
 
 // literal decodes a string literal scanString accepted; the result is

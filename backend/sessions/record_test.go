@@ -24,14 +24,20 @@ func TestParseRecord(t *testing.T) {
 	}{
 		{`{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","cwd":"/w","text":"hi"}`, true, "user", true, "/w", true, true},
 		{`{"type":"meta"}`, true, "meta", true, "", false, false},
-		{`{"type":"future","cwd":5}`, false, "", false, "", false, false},
+		{`{"type":"future","cwd":5}`, true, "future", false, "", false, false},
+		{`{"v":2,"type":"future","ts":"yesterday","text":null,"title":[1]}`, true, "future", false, "", false, false},
+		{`{"ts":"yesterday","cwd":"/elsewhere"}`, true, "", false, "", false, false},
+		{`{"type":"user","v":2}`, false, "", false, "", false, false},
+		{`{"type":"title","title":5}`, false, "", false, "", false, false},
 		{`{"type":"future","whatever":[1,{"a":null}]}`, true, "future", false, "", false, false},
 		{`{}`, true, "", false, "", false, false},
 		{` {"type":"tool"} `, true, "tool", true, "", false, false},
 		{`{"t\u0079pe":"user"}`, true, "user", true, "", false, false},
 		{`{"v":2,"type":"user"}`, false, "", false, "", false, false},
-		{`{"v":"1"}`, false, "", false, "", false, false},
-		{`{"type":null}`, false, "", false, "", false, false},
+		{`{"v":"1"}`, true, "", false, "", false, false},
+		{`{"v":"1","type":"meta"}`, false, "", false, "", false, false},
+		{`{"type":null}`, true, "", false, "", false, false},
+		{`{"type":5,"ts":"yesterday"}`, true, "", false, "", false, false},
 		{`{"type":"user","ts":"yesterday"}`, false, "", false, "", false, false},
 		{`{"type":"user","type":"user"}`, false, "", false, "", false, false},
 		{`{"type":"user"}{}`, false, "", false, "", false, false},
@@ -182,11 +188,17 @@ func FuzzParseRecord(f *testing.F) {
 		if typ, _ := m["type"].(string); typ != rec.Type {
 			t.Fatalf("type %q, decode says %q", rec.Type, typ)
 		}
+		if !rec.Known {
+			if rec.Cwd != nil || rec.HasTS || rec.Text != nil || rec.Title != nil {
+				t.Fatalf("a skipped record reported its members: %+v", rec)
+			}
+			return
+		}
 		if cwd, _ := m["cwd"].(string); len(cwd) <= maxCwdBytes && cwd != string(rec.Cwd) {
 			t.Fatalf("cwd %q, decode says %q", rec.Cwd, cwd)
 		}
 		if ts, ok := m["ts"].(string); ok {
-			want, _ := time.Parse(time.RFC3339Nano, ts)
+			want, _ := parseRFC3339(ts)
 			if !rec.HasTS || !rec.TS.Equal(want) {
 				t.Fatalf("ts %v, decode says %q", rec.TS, ts)
 			}
@@ -236,13 +248,18 @@ func FuzzCursorDecode(f *testing.F) {
 	})
 }
 
-// wantAccepted applies the record rules to a line jsontext found valid:
-// "v" is 1 when present, the members discovery reads are strings, and
-// "ts" is RFC 3339.
+// wantAccepted applies the record rules to a line jsontext found valid: a
+// record of an unknown or missing type is skipped whatever it holds; in
+// one of a known type "v" is 1 when present, the members discovery reads
+// are strings, and "ts" is RFC 3339.
 func wantAccepted(line []byte) bool {
 	var m map[string]jsontext.Value
 	if wire.UnmarshalStrict(line, &m) != nil {
 		return false
+	}
+	var typ string
+	if wire.Unmarshal(m["type"], &typ) != nil || !knownType(typ) {
+		return true
 	}
 	for k, v := range m {
 		switch k {
@@ -259,11 +276,41 @@ func wantAccepted(line []byte) bool {
 			if v.Kind() != '"' || wire.Unmarshal(v, &ts) != nil {
 				return false
 			}
-			t, err := time.Parse(time.RFC3339Nano, ts)
+			t, err := parseRFC3339(ts)
 			if err != nil || t.UTC().Year() < 0 || t.UTC().Year() > 9999 {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// TestParseRFC3339: what RFC 3339's grammar allows and Go's layout does
+// not (lower-case t and z, a leap second) is a time; the rest is not.
+func TestParseRFC3339(t *testing.T) {
+	for s, want := range map[string]string{
+		"2026-01-02T03:04:05Z":              "2026-01-02T03:04:05Z",
+		"2026-01-02t03:04:05.5z":            "2026-01-02T03:04:05.5Z",
+		"2026-01-02T03:04:05+01:00":         "2026-01-02T02:04:05Z",
+		"2026-12-31T23:59:60Z":              "2027-01-01T00:00:00Z",
+		"2026-12-31T23:59:60.25-01:00":      "2027-01-01T01:00:00.25Z",
+		"2026-01-02T03:04:05.123456789123Z": "2026-01-02T03:04:05.123456789Z",
+	} {
+		got, err := parseRFC3339(s)
+		if err != nil || !got.Equal(must(time.Parse(time.RFC3339Nano, want))) {
+			t.Errorf("%s: %v %v, want %s", s, got.UTC(), err, want)
+		}
+	}
+	for _, s := range []string{"", "2026", "2026-01-02 03:04:05Z", "2026-01-02T03:04:61Z", "2026-01-02T03:04:05", "2026-01-02T03:04:05+0100", "2026-01-02T03:04:05.Z", "2026-1-02T03:04:05Z"} {
+		if _, err := parseRFC3339(s); err == nil {
+			t.Errorf("%q parsed", s)
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

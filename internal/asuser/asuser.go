@@ -16,8 +16,9 @@ import (
 const Nobody = 65534
 
 // Command returns a command running exe with args. When the test runs as
-// root, exe is first copied to a world-readable temporary directory and the
-// command runs as uid/gid Nobody; otherwise it runs as is.
+// root, exe is first linked (or copied) into a world-readable temporary
+// directory and the command runs as uid/gid Nobody; otherwise it runs as
+// is.
 func Command(t testing.TB, exe string, args ...string) *exec.Cmd {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -26,8 +27,14 @@ func Command(t testing.TB, exe string, args ...string) *exec.Cmd {
 	dir := t.TempDir()
 	Share(dir)
 	copy := filepath.Join(dir, filepath.Base(exe))
-	if err := copyFile(exe, copy); err != nil {
-		t.Fatal(err)
+	// A hard link, when it can be made, is never open for writing: a copy
+	// is, and a process forked meanwhile by a parallel test inherits that
+	// descriptor until it execs, which makes exec of the copy fail with
+	// ETXTBSY ("text file busy").
+	if err := os.Link(exe, copy); err != nil {
+		if err := copyFile(exe, copy); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cmd := exec.Command(copy, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Nobody, Gid: Nobody}}
