@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/catalog/fakeprovider"
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/scouttest"
 )
 
 // Every reason of PROTOCOL.md §7's mapping, through the real binary: one
@@ -122,5 +123,59 @@ func TestBlackBoxRefreshReasons(t *testing.T) {
 	entries, err := os.ReadDir(filepath.Join(home, "catalog"))
 	if err != nil || len(entries) != len(cases) {
 		t.Errorf("catalog directory: %d entries (%v), want %d caches and no temporary file", len(entries), err, len(cases))
+	}
+}
+
+// model.refresh's params are exactly {"provider":S} naming a configured
+// provider (invalid_params otherwise, never admitted: the revision stays
+// current); while one refresh runs, a second refresh and a select are busy.
+func TestBlackBoxRefreshParamsAndBusy(t *testing.T) {
+	t.Parallel()
+	fake := startFake(t)
+	hang := prov{id: "hang", typ: "ollama", base: fake.Add("hang", fakeprovider.Hanging), enabled: []string{"m"}}
+	home := newHome(t, "", hang)
+	writeValidCache(t, home, hang, "m")
+	p := startBackend(t, home)
+	cat := catalogPage(t, p, nil)
+	for name, params := range map[string]any{
+		"absent":         nil,
+		"empty":          map[string]any{},
+		"null id":        map[string]any{"provider": nil},
+		"number":         map[string]any{"provider": 7},
+		"array":          map[string]any{"provider": []string{"hang"}},
+		"empty id":       map[string]any{"provider": ""},
+		"unknown":        map[string]any{"provider": "nope"},
+		"other case":     map[string]any{"provider": "HANG"},
+		"unknown of 256": map[string]any{"provider": strings.Repeat("h", 256)},
+		"257 bytes":      map[string]any{"provider": strings.Repeat("h", 257)},
+		"unsafe":         map[string]any{"provider": "../hang"},
+		"extra member":   map[string]any{"provider": "hang", "force": true},
+	} {
+		if m := p.Call(wire.MethodModelRefresh, params); m.Code() != wire.CodeInvalidParams || bytes.Contains(m.Raw, []byte("rpc.command")) {
+			t.Errorf("%s: %s", name, m.Raw)
+		}
+	}
+	if len(fake.Requests("hang")) != 0 {
+		t.Fatal("a refused refresh reached the provider")
+	}
+	if m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "hang", "model": "m", "revision": cat.Revision}); m.Error != nil {
+		t.Fatalf("select with the revision from before the refused refreshes: %s", m.Raw)
+	}
+	p.Request("r1", wire.MethodModelRefresh, map[string]any{"provider": "hang"})
+	if m := p.Next(scouttest.DefaultTimeout); m.Method != wire.NotifyCommandStarted {
+		t.Fatalf("first message %s", m.Raw)
+	}
+	if m := p.Call(wire.MethodModelRefresh, map[string]any{"provider": "hang"}); m.Code() != wire.CodeBusy {
+		t.Errorf("second refresh: %s", m.Raw)
+	}
+	if m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "hang", "model": "m", "revision": cat.Revision}); m.Code() != wire.CodeBusy {
+		t.Errorf("select during a refresh: %s", m.Raw)
+	}
+	if m := p.Call(wire.MethodStatus, nil); m.Error != nil {
+		t.Errorf("status during a refresh: %s", m.Raw)
+	}
+	p.MustCall(wire.MethodCancel, map[string]any{"request_id": "r1"}, nil)
+	if m, _ := p.Await("r1"); m.Code() != wire.CodeOperationCancelled {
+		t.Fatalf("cancelled refresh: %s", m.Raw)
 	}
 }
