@@ -1,10 +1,16 @@
 package catalog_test
 
 import (
+	"bytes"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/scouttest"
 )
 
 // model.catalog.status through the binary: catalog_status in the check order
@@ -138,5 +144,95 @@ func TestBlackBoxCatalogRelevance(t *testing.T) {
 	}
 	if sel := st.Selection.Value; sel == nil || sel.Provider != "selected" {
 		t.Errorf("selection %+v", st.Selection)
+	}
+}
+
+// The catalog methods' params are {"cursor":S|null}; results carry exactly
+// their members (selection, notices and, for status, providers on the first
+// page only); revisions count c1, c2, ...; choices is always an array.
+func TestBlackBoxCatalogParamsAndMembers(t *testing.T) {
+	t.Parallel()
+	var ids []string
+	for i := range 150 {
+		ids = append(ids, "m"+strconv.Itoa(i))
+	}
+	big := prov{id: "big", typ: "ollama", base: "http://127.0.0.1:9/v1", enabled: ids}
+	home := newHome(t, "", big)
+	writeValidCache(t, home, big, ids...)
+	p := startBackend(t, home)
+	members := func(m scouttest.Msg) string {
+		t.Helper()
+		if m.Error != nil {
+			t.Fatalf("error: %s", m.Raw)
+		}
+		var obj map[string]jsontext.Value
+		m.Decode(t, &obj)
+		var names []string
+		for k := range obj {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		return strings.Join(names, ",")
+	}
+	const (
+		catFirst    = "choices,cursor,notices,revision,selection,ts"
+		catLater    = "choices,cursor,revision,ts"
+		statusFirst = "choices,configuration_reload,cursor,notices,providers,revision,selection,ts"
+		statusLater = "choices,configuration_reload,cursor,revision,ts"
+	)
+	n := 0
+	for _, tc := range []struct {
+		method string
+		params any
+		first  string
+		later  string
+	}{
+		{wire.MethodModelCatalog, nil, catFirst, catLater},
+		{wire.MethodModelCatalog, map[string]any{}, catFirst, catLater},
+		{wire.MethodModelCatalogStatus, map[string]any{"cursor": nil}, statusFirst, statusLater},
+	} {
+		m := p.Call(tc.method, tc.params)
+		n++
+		if got := members(m); got != tc.first {
+			t.Errorf("%s first page members %s", tc.method, got)
+		}
+		var page wire.CatalogStatusResult
+		m.Decode(t, &page)
+		if page.Revision != "c"+strconv.Itoa(n) || len(page.Choices) != 100 || page.Cursor == nil {
+			t.Fatalf("%s: revision %s, %d choices", tc.method, page.Revision, len(page.Choices))
+		}
+		m = p.Call(tc.method, map[string]any{"cursor": *page.Cursor})
+		if got := members(m); got != tc.later {
+			t.Errorf("%s later page members %s", tc.method, got)
+		}
+		if !bytes.Contains(m.Raw, []byte(`"cursor":null`)) {
+			t.Errorf("last page: %s", m.Raw)
+		}
+	}
+	for name, params := range map[string]any{
+		"cursor number": map[string]any{"cursor": 1},
+		"cursor object": map[string]any{"cursor": map[string]any{}},
+		"cursor empty":  map[string]any{"cursor": ""},
+		"cursor 65":     map[string]any{"cursor": strings.Repeat("c", 65)},
+		"cursor space":  map[string]any{"cursor": "c1 a"},
+		"extra member":  map[string]any{"cursor": nil, "limit": 5},
+	} {
+		for _, method := range []string{wire.MethodModelCatalog, wire.MethodModelCatalogStatus} {
+			if m := p.Call(method, params); m.Code() != wire.CodeInvalidParams {
+				t.Errorf("%s %s: %s", method, name, m.Raw)
+			}
+		}
+	}
+	for _, forged := range []string{strings.Repeat("c", 64), "c3.a.100.AAAAAAAAAAAAAAAAAAAAAA", "c3"} {
+		if m := p.Call(wire.MethodModelCatalogStatus, map[string]any{"cursor": forged}); m.Code() != wire.CodeInvalidCursor {
+			t.Errorf("forged %q: %s", forged, m.Raw)
+		}
+	}
+
+	// No providers at all: choices [] and no cursor.
+	q := startBackend(t, newHome(t, ""))
+	m := q.Call(wire.MethodModelCatalogStatus, nil)
+	if !bytes.Contains(m.Raw, []byte(`"choices":[],"cursor":null,"selection":null,"notices":[],"configuration_reload":"restart_child","providers":[]`)) {
+		t.Errorf("empty configuration: %s", m.Raw)
 	}
 }
