@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scoutdev/scout/backend/catalog/fakeprovider"
 	"github.com/scoutdev/scout/backend/wire"
@@ -177,5 +178,30 @@ func TestBlackBoxRefreshParamsAndBusy(t *testing.T) {
 	p.MustCall(wire.MethodCancel, map[string]any{"request_id": "r1"}, nil)
 	if m, _ := p.Await("r1"); m.Code() != wire.CodeOperationCancelled {
 		t.Fatalf("cancelled refresh: %s", m.Raw)
+	}
+}
+
+// A provider whose id starts like a temporary file (".scout-tmp-x") keeps
+// its cache when another provider's refresh writes into catalog/: only
+// exact temporary names left by a dead writer are swept.
+func TestBlackBoxTempLikeProviderCacheSurvives(t *testing.T) {
+	t.Parallel()
+	fake := startFake(t)
+	tmpLike := prov{id: ".scout-tmp-x", typ: "ollama", base: "http://127.0.0.1:9/v1", enabled: []string{"m"}}
+	other := prov{id: "other", typ: "ollama", base: fake.Add("other", fakeprovider.Success("m")), enabled: []string{"m"}}
+	home := newHome(t, "", tmpLike, other)
+	data := writeValidCache(t, home, tmpLike, "m")
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(cachePath(home, tmpLike.id), old, old); err != nil {
+		t.Fatal(err)
+	}
+	p := startBackend(t, home)
+	m, before := refresh(t, p, "other")
+	checkRefresh(t, m, before, wire.OutcomeRefreshed, "")
+	if got, err := os.ReadFile(cachePath(home, tmpLike.id)); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("the cache of %s after another refresh: %v", tmpLike.id, err)
+	}
+	if st := status(t, p); providerStatus(t, st, tmpLike.id).CatalogStatus != wire.CatalogAvailable {
+		t.Fatalf("status: %+v", *st.Providers)
 	}
 }
