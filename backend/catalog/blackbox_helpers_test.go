@@ -22,6 +22,7 @@ type prov struct {
 	id, typ, base string
 	enabled       []string
 	keyEnv        string
+	credFile      string
 	timeout       string
 }
 
@@ -31,6 +32,9 @@ func (p prov) toml() string {
 	fmt.Fprintf(&b, "[[providers]]\nid = %q\ntype = %q\nbase_url = %q\n", p.id, p.typ, p.base)
 	if p.keyEnv != "" {
 		fmt.Fprintf(&b, "api_key_env = %q\n", p.keyEnv)
+	}
+	if p.credFile != "" {
+		fmt.Fprintf(&b, "credential_file = %q\n", p.credFile)
 	}
 	if len(p.enabled) > 0 {
 		quoted := make([]string, len(p.enabled))

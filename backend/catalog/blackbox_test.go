@@ -341,7 +341,8 @@ func TestBlackBoxCacheWriteFailed(t *testing.T) {
 
 // A revision replaced by a newer one makes model.select answer
 // selection_stale and cursors stale_revision; a cursor never issued is
-// invalid_cursor; pages respect both bounds.
+// invalid_cursor, one of the other catalog method continues; pages respect
+// both bounds.
 func TestStaleRevisionsAndPages(t *testing.T) {
 	t.Parallel()
 	var ids []string
@@ -364,8 +365,13 @@ func TestStaleRevisionsAndPages(t *testing.T) {
 	if m := p.Call(wire.MethodModelCatalog, map[string]any{"cursor": "c1.a.100.AAAAAAAAAAAAAAAAAAAAAA"}); m.Code() != wire.CodeInvalidCursor {
 		t.Fatalf("forged cursor: %s", m.Raw)
 	}
-	if m := p.Call(wire.MethodModelCatalogStatus, map[string]any{"cursor": second.Cursor}); m.Code() != wire.CodeInvalidCursor {
-		t.Fatalf("catalog cursor on status: %s", m.Raw)
+	// Both methods page one snapshot: a model.catalog cursor continues in
+	// model.catalog.status (status members, same choices).
+	var cross wire.CatalogStatusResult
+	p.MustCall(wire.MethodModelCatalogStatus, map[string]any{"cursor": second.Cursor}, &cross)
+	if cross.Revision != second.Revision || len(cross.Choices) == 0 || cross.Choices[0].Model != ids[len(second.Choices)] ||
+		cross.ConfigurationReload != "restart_child" || cross.Providers != nil || cross.Notices != nil || cross.Selection.Present {
+		t.Fatalf("catalog cursor on status: %+v", cross)
 	}
 	seen := len(second.Choices)
 	for cur := second.Cursor; cur != nil; {

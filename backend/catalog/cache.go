@@ -98,7 +98,7 @@ func schemaValid(doc *Cache, id string) bool {
 	if doc.Provider != id || !validFingerprint(doc.Fingerprint) || len(doc.Entries) > MaxModels {
 		return false
 	}
-	if _, err := time.Parse(time.RFC3339, doc.FetchedAt); err != nil {
+	if !validTimestamp(doc.FetchedAt) {
 		return false
 	}
 	for _, e := range doc.Entries {
@@ -107,6 +107,23 @@ func schemaValid(doc *Cache, id string) bool {
 		}
 	}
 	return true
+}
+
+// validTimestamp reports whether s is an RFC 3339 date-time. RFC 3339
+// (section 5.6) lets "T" and "Z" be written in lower case, which Go's
+// time.RFC3339 layout refuses; they are raised first.
+func validTimestamp(s string) bool {
+	upper := strings.Map(func(r rune) rune {
+		switch r {
+		case 't':
+			return 'T'
+		case 'z':
+			return 'Z'
+		}
+		return r
+	}, s)
+	_, err := time.Parse(time.RFC3339, upper)
+	return err == nil
 }
 
 // EncodeCache serializes a catalog for p: entries sorted by id, fetched_at

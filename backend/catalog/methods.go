@@ -96,9 +96,9 @@ func (s *Service) handleRead(ctx context.Context, c *server.Call, status bool) (
 	if p.Cursor == nil {
 		return s.freshPage(ctx, c, status, tag)
 	}
-	revision, offset, ok := s.cursors.parse(*p.Cursor, tag)
+	revision, offset, ok := s.cursors.parse(*p.Cursor)
 	if !ok {
-		return nil, wire.Errorf(wire.CodeInvalidCursor, "The cursor was not issued by this backend for this method.")
+		return nil, wire.Errorf(wire.CodeInvalidCursor, "The cursor was not issued by this backend for the catalog.")
 	}
 	snap := s.currentRevision(revision)
 	if snap == nil || offset > len(snap.choices) {

@@ -16,7 +16,9 @@ var (
 	pageBytes   = wire.DefaultLimits.CatalogPageBytes
 )
 
-// Method tags bound into cursors: a cursor continues the method that issued it.
+// Method tags written into cursors: the method that issued a cursor. Both
+// methods page the same snapshot with the same params, so either continues a
+// cursor of the other (PROTOCOL.md §7: "they share one snapshot").
 const (
 	tagCatalog = "a"
 	tagStatus  = "s"
@@ -43,13 +45,14 @@ func (c *cursors) issue(revision, tag string, offset int) string {
 	return revision + "." + tag + "." + strconv.Itoa(offset) + "." + c.mac(revision, tag, offset)
 }
 
-// parse returns the revision and offset of a cursor this child issued for
-// tag, or ok=false for anything else (answered invalid_cursor).
-func (c *cursors) parse(cursor, tag string) (revision string, offset int, ok bool) {
+// parse returns the revision and offset of a cursor this child issued, for
+// either method, or ok=false for anything else (answered invalid_cursor).
+func (c *cursors) parse(cursor string) (revision string, offset int, ok bool) {
 	parts := strings.Split(cursor, ".")
-	if len(parts) != 4 || parts[1] != tag {
+	if len(parts) != 4 || parts[1] != tagCatalog && parts[1] != tagStatus {
 		return "", 0, false
 	}
+	tag := parts[1]
 	offset, err := strconv.Atoi(parts[2])
 	if err != nil || offset < 0 || strconv.Itoa(offset) != parts[2] {
 		return "", 0, false

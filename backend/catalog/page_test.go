@@ -77,7 +77,7 @@ func walkPages(t *testing.T, s *Service, snap *snapshot, status bool, id string)
 		if len(*cursor) > wire.MaxCursorBytes {
 			t.Fatalf("cursor of %d bytes", len(*cursor))
 		}
-		rev, off, ok := s.cursors.parse(*cursor, tag)
+		rev, off, ok := s.cursors.parse(*cursor)
 		if !ok || rev != snap.revision || off != offset+len(choices) {
 			t.Fatalf("cursor %q: %s %d %v", *cursor, rev, off, ok)
 		}
@@ -130,19 +130,22 @@ func TestSmallChoicesHitEntryBound(t *testing.T) {
 func TestCursors(t *testing.T) {
 	c := cursors{secret: []byte("secret")}
 	cur := c.issue("c12", tagCatalog, 300)
-	if rev, off, ok := c.parse(cur, tagCatalog); !ok || rev != "c12" || off != 300 {
-		t.Fatalf("parse(%q) = %s %d %v", cur, rev, off, ok)
+	for _, cur := range []string{cur, c.issue("c12", tagStatus, 300)} {
+		if rev, off, ok := c.parse(cur); !ok || rev != "c12" || off != 300 {
+			t.Fatalf("parse(%q) = %s %d %v", cur, rev, off, ok)
+		}
 	}
 	other := cursors{secret: []byte("other")}
 	for _, bad := range []string{
 		"", "c12", cur + "x", strings.Replace(cur, "300", "301", 1), strings.Replace(cur, "c12", "c13", 1),
-		other.issue("c12", tagCatalog, 300), c.issue("c12", tagStatus, 300), c.issue("c1", tagCatalog, 0) + ".",
+		other.issue("c12", tagCatalog, 300), strings.Replace(c.issue("c12", tagStatus, 300), ".s.", ".a.", 1),
+		c.issue("c12", "d", 300), c.issue("c1", tagCatalog, 0) + ".",
 	} {
-		if _, _, ok := c.parse(bad, tagCatalog); ok {
+		if _, _, ok := c.parse(bad); ok {
 			t.Errorf("parse(%q) accepted", bad)
 		}
 	}
-	if _, _, ok := c.parse(strings.Replace(c.issue("c1", tagCatalog, 5), ".5.", ".05.", 1), tagCatalog); ok {
+	if _, _, ok := c.parse(strings.Replace(c.issue("c1", tagCatalog, 5), ".5.", ".05.", 1)); ok {
 		t.Error("non-canonical offset accepted")
 	}
 }

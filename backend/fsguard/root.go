@@ -187,7 +187,7 @@ const tempPrefix = ".scout-tmp-"
 func sweepStaleTemps(d *Dir, now time.Time) {
 	var names []string
 	d.Scan(func(name []byte, typ fs.FileMode) bool {
-		if typ.IsRegular() && strings.HasPrefix(string(name), tempPrefix) {
+		if typ.IsRegular() && isTempName(string(name)) {
 			names = append(names, string(name))
 		}
 		return true
@@ -217,9 +217,29 @@ func writeTemp(dirfd int, name string, data []byte, perm fs.FileMode) error {
 	return mapErr(f.Close())
 }
 
+// isTempName reports whether name is exactly a name tempName makes: the
+// prefix and 16 lower-case hex digits. Only those are swept: a file that
+// merely starts with the prefix (the cache of a provider whose id does,
+// ".scout-tmp-x.json") is someone's data.
+func isTempName(name string) bool {
+	hexPart, ok := strings.CutPrefix(name, tempPrefix)
+	if !ok || len(hexPart) != 2*tempRandBytes {
+		return false
+	}
+	for i := 0; i < len(hexPart); i++ {
+		if c := hexPart[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// tempRandBytes is how many random bytes name a temporary file.
+const tempRandBytes = 8
+
 // tempName is a fresh hidden name for WriteFileAtomic's temporary file.
 func tempName() (string, error) {
-	var b [8]byte
+	var b [tempRandBytes]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", kindErr(ErrUnsafe)
 	}

@@ -99,7 +99,8 @@ func Failed(provider, reason, recovery string) wire.RefreshResult {
 }
 
 // page returns the current snapshot's choices from cursor on, and the
-// next cursor ("" after the last page).
+// next cursor ("" after the last page). Like the backend, either catalog
+// method continues a cursor of the other.
 func (f *Fake) catalogPage(kind string, cursor *string) (rev string, choices []wire.Choice, next *string, first bool, err error) {
 	c := &f.catalog
 	off := 0
@@ -111,7 +112,7 @@ func (f *Fake) catalogPage(kind string, cursor *string) (rev string, choices []w
 	} else {
 		var r int
 		var k string
-		if _, serr := fmt.Sscanf(*cursor, "c%d.%1s.%d", &r, &k, &off); serr != nil || k != kind {
+		if _, serr := fmt.Sscanf(*cursor, "c%d.%1s.%d", &r, &k, &off); serr != nil || k != "a" && k != "s" {
 			return "", nil, nil, false, wire.NewError(wire.CodeInvalidCursor)
 		}
 		if r != c.current {

@@ -3,6 +3,7 @@ package bridgetest_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -51,8 +52,12 @@ func TestCatalogRevisionsGuardSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.NewRevision()
-	if _, err := f.ModelCatalog(ctx, st.Cursor); code(err) != wire.CodeInvalidCursor {
-		t.Fatalf("status cursor given to model.catalog: %v", err)
+	if _, err := f.ModelCatalog(ctx, st.Cursor); code(err) != wire.CodeStaleRevision {
+		t.Fatalf("stale status cursor given to model.catalog: %v", err)
+	}
+	forged := strings.Replace(*st.Cursor, ".s.", ".x.", 1)
+	if _, err := f.ModelCatalog(ctx, &forged); code(err) != wire.CodeInvalidCursor {
+		t.Fatalf("forged cursor: %v", err)
 	}
 	if _, err := f.ModelSelect(ctx, "p", "m1", nil, st.Revision); code(err) != wire.CodeSelectionStale {
 		t.Fatalf("stale guard: %v", err)
