@@ -107,9 +107,10 @@ func (s *Server) admit(f wire.Frame, m *Method) {
 	}
 	s.workers.Add(1)
 	if m.LongRunning {
-		s.outMu.Lock()
-		s.writeNotificationLocked(wire.NotifyCommandStarted, &wire.CommandStartedParams{CommandID: c.ID, Method: c.Method})
-		s.outMu.Unlock()
+		// c is active from reserve on, so a policy change on another
+		// goroutine may already have answered it: Notify then writes
+		// nothing, because no notification follows a response.
+		c.Notify(wire.NotifyCommandStarted, &wire.CommandStartedParams{CommandID: c.ID, Method: c.Method})
 	}
 	go s.run(c, release)
 }

@@ -12,7 +12,7 @@ func (s *Server) initialize(f wire.Frame) {
 		s.writeError(&f.ID, e)
 		return
 	}
-	if *p.ProtocolVersion != wire.ProtocolVersion {
+	if int(*p.ProtocolVersion) != wire.ProtocolVersion {
 		s.writeError(&f.ID, &wire.Error{Code: wire.CodeUnsupportedProtocolVersion, Supported: []int{wire.ProtocolVersion}})
 		return
 	}

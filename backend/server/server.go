@@ -30,7 +30,10 @@ import (
 )
 
 // ShutdownGrace bounds how long shutdown and end of input wait for workers.
-const ShutdownGrace = 2000 * time.Millisecond
+// PROTOCOL.md §3 allows 2,000 ms for the wait and requires the process to
+// have exited within 2,000 ms of end of input; waiting 1,500 ms leaves the
+// rest for writing the last responses and exiting.
+const ShutdownGrace = 1500 * time.Millisecond
 
 // Options configure a Server.
 type Options struct {

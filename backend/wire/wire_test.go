@@ -32,8 +32,9 @@ func roundTrip(t *testing.T, v any) string {
 	return string(b)
 }
 
-func sp(s string) *string { return &s }
-func ip(i int) *int       { return &i }
+func sp(s string) *string     { return &s }
+func ip(i int) *int           { return &i }
+func vp(i int) *VersionNumber { v := VersionNumber(i); return &v }
 
 func TestRoundTrips(t *testing.T) {
 	effort := "high"
@@ -42,7 +43,7 @@ func TestRoundTrips(t *testing.T) {
 	providers := []ProviderStatus{{Provider: "x", CatalogStatus: CatalogMissingCache, Authentication: AuthNotChecked, Relevant: false, Recovery: RecoveryRefreshCatalog}}
 	row := SessionRow{ID: "s1", Title: "t", CreatedAt: "2026-11-29T18:27:15.123Z", UpdatedAt: "2026-11-29T18:27:15.123Z", Cwd: CwdVerified, Busy: true, Records: 3}
 	values := []any{
-		&InitializeParams{ProtocolVersion: ip(1), Client: &ClientInfo{Name: "c", Version: "1"}, RequiredCapabilities: []string{MethodProjectFiles}},
+		&InitializeParams{ProtocolVersion: vp(1), Client: &ClientInfo{Name: "c", Version: "1"}, RequiredCapabilities: []string{MethodProjectFiles}},
 		&InitializeResult{ProtocolVersion: 1, Server: ServerInfo{Name: "scout", Version: "0.1.0"}, Capabilities: AllCapabilities, Negotiated: []string{}, Limits: DefaultLimits,
 			Extensions: Extensions{SessionDiscover: &DefaultDiscoverExtension, ModelRefresh: &DefaultRefreshExtension, ProjectFiles: &DefaultFilesExtension, ProjectList: &DefaultListExtension},
 			Workspace:  Workspace{Generation: 1, Trust: TrustNoLocalConfig}, Stamp: Stamp{TS: "t"}},
