@@ -79,6 +79,11 @@ func TestMalformedFrames(t *testing.T) {
 		{"trailing data", `{"jsonrpc":"2.0","id":"a","method":"status"} {}`, wire.CodeParseError, nil},
 		{"not json", `hello`, wire.CodeParseError, nil},
 		{"truncated", `{"jsonrpc":"2.0","id":"a"`, wire.CodeParseError, nil},
+		// Only JSON whitespace makes a blank line; these are not JSON.
+		{"form feed line", "\f", wire.CodeParseError, nil},
+		{"no-break space line", "\u00a0", wire.CodeParseError, nil},
+		{"byte order mark", "\ufeff" + `{"jsonrpc":"2.0","id":"a","method":"status"}`, wire.CodeParseError, nil},
+		{"malformed notification is still not JSON", `{"jsonrpc":"2.0","method":"status","params":{"a":1,"a":2}}`, wire.CodeParseError, nil},
 		{"numeric id", `{"jsonrpc":"2.0","id":1,"method":"status"}`, wire.CodeInvalidRequest, nil},
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"status"}`, wire.CodeInvalidRequest, nil},
 		{"empty id", `{"jsonrpc":"2.0","id":"","method":"status"}`, wire.CodeInvalidRequest, nil},
@@ -104,9 +109,13 @@ func TestMalformedFrames(t *testing.T) {
 	// is the answer to the status that follows.
 	p.Send(`{"jsonrpc":"2.0","method":"status"}`)
 	p.Send(`{"jsonrpc":"2.0","method":"no.such","params":7}`)
-	p.Send(`{"jsonrpc":"2.0","id":"after","method":"status"}`)
+	p.Send(`{"jsonrpc":"1.0","method":["x"],"result":1}`)
+	p.Send(`{}`)
+	// Blank lines (JSON whitespace only) are not frames; CRLF ends a frame.
+	p.Write([]byte("\n \t\r\n\r\n"))
+	p.Write([]byte(`{"jsonrpc":"2.0","id":"after","method":"status"}` + "\r\n"))
 	if m := p.Next(scouttest.DefaultTimeout); m.ID == nil || *m.ID != "after" || m.Error != nil {
-		t.Fatalf("a notification was answered: %s", m.Raw)
+		t.Fatalf("a notification or blank line was answered: %s", m.Raw)
 	}
 }
 
