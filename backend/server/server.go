@@ -59,7 +59,7 @@ type Server struct {
 
 	outMu    sync.Mutex // serializes writes and terminal responses
 	out      io.Writer
-	writeErr error
+	writeErr error // the first write error, or errShutdown after the shutdown result: no more writes
 
 	mu          sync.Mutex // guards the fields below; never held while writing
 	initialized bool
