@@ -153,10 +153,12 @@ func (s *Server) stopAll(reason string) {
 	s.state = wire.StateStopping
 	calls := s.activeLocked()
 	s.mu.Unlock()
-	s.stop()
+	// Answer first, then stop: a worker that saw the backend's context end
+	// first could otherwise answer with an error of its own.
 	for _, c := range calls {
 		c.Terminate(wire.Errorf(wire.CodeOperationCancelled, "%s", reason))
 	}
+	s.stop()
 	waitTimeout(&s.workers, time.Until(deadline))
 }
 
