@@ -188,4 +188,24 @@ func TestDecodeParams(t *testing.T) {
 	if e == nil || strings.Contains(e.Error(), "passwd") {
 		t.Fatalf("message echoes an unsafe member name: %v", e)
 	}
+	// A member that is null as a whole is absent; a null inside one is not
+	// a value of any type.
+	var ip InitializeParams
+	if e := DecodeParams([]byte(`{"protocol_version":1,"client":null,"required_capabilities":null}`), &ip); e != nil || ip.Client != nil || ip.RequiredCapabilities != nil {
+		t.Fatalf("null members: %v %+v", e, ip)
+	}
+	for _, bad := range []string{`{"protocol_version":1,"required_capabilities":[null]}`, `{"protocol_version":1,"client":{"name":null,"version":"1"}}`} {
+		if e := DecodeParams([]byte(bad), &InitializeParams{}); e == nil || e.Code != CodeInvalidParams {
+			t.Errorf("%s: %v, want invalid_params", bad, e)
+		}
+	}
+	for in, want := range map[string]string{
+		`{"ref":"root","limit":"x"}`:                         "params.limit has the wrong type or value.",
+		`{"ref":"root","etc":{"passwd":1}}`:                  "params.etc is not a member of the method's params.",
+		`{"ref":"root","` + strings.Repeat("a", 70) + `":1}`: "params has an unknown member.",
+	} {
+		if e := DecodeParams([]byte(in), &ListParams{}); e == nil || e.Error() != want {
+			t.Errorf("%s: %v, want %q", in, e, want)
+		}
+	}
 }
