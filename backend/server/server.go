@@ -134,7 +134,7 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 			return nil
 		}
 		if oversized {
-			s.writeError(nil, wire.Errorf(wire.CodeInvalidRequest, "The frame is longer than 65536 bytes and was discarded."))
+			s.writeError(nil, wire.Errorf(wire.CodeInvalidRequest, "The frame is over the 65536-byte bound (newline included) and was discarded."))
 			continue
 		}
 		if s.handleFrame(line) == errShutdown {
