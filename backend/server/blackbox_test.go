@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
@@ -77,6 +79,11 @@ func TestMalformedFrames(t *testing.T) {
 		{"trailing data", `{"jsonrpc":"2.0","id":"a","method":"status"} {}`, wire.CodeParseError, nil},
 		{"not json", `hello`, wire.CodeParseError, nil},
 		{"truncated", `{"jsonrpc":"2.0","id":"a"`, wire.CodeParseError, nil},
+		// Only JSON whitespace makes a blank line; these are not JSON.
+		{"form feed line", "\f", wire.CodeParseError, nil},
+		{"no-break space line", "\u00a0", wire.CodeParseError, nil},
+		{"byte order mark", "\ufeff" + `{"jsonrpc":"2.0","id":"a","method":"status"}`, wire.CodeParseError, nil},
+		{"malformed notification is still not JSON", `{"jsonrpc":"2.0","method":"status","params":{"a":1,"a":2}}`, wire.CodeParseError, nil},
 		{"numeric id", `{"jsonrpc":"2.0","id":1,"method":"status"}`, wire.CodeInvalidRequest, nil},
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"status"}`, wire.CodeInvalidRequest, nil},
 		{"empty id", `{"jsonrpc":"2.0","id":"","method":"status"}`, wire.CodeInvalidRequest, nil},
@@ -102,9 +109,13 @@ func TestMalformedFrames(t *testing.T) {
 	// is the answer to the status that follows.
 	p.Send(`{"jsonrpc":"2.0","method":"status"}`)
 	p.Send(`{"jsonrpc":"2.0","method":"no.such","params":7}`)
-	p.Send(`{"jsonrpc":"2.0","id":"after","method":"status"}`)
+	p.Send(`{"jsonrpc":"1.0","method":["x"],"result":1}`)
+	p.Send(`{}`)
+	// Blank lines (JSON whitespace only) are not frames; CRLF ends a frame.
+	p.Write([]byte("\n \t\r\n\r\n"))
+	p.Write([]byte(`{"jsonrpc":"2.0","id":"after","method":"status"}` + "\r\n"))
 	if m := p.Next(scouttest.DefaultTimeout); m.ID == nil || *m.ID != "after" || m.Error != nil {
-		t.Fatalf("a notification was answered: %s", m.Raw)
+		t.Fatalf("a notification or blank line was answered: %s", m.Raw)
 	}
 }
 
@@ -158,9 +169,26 @@ func TestInitializeNegotiation(t *testing.T) {
 		{"protocol_version": 1, "required_capabilities": many},
 		{"protocol_version": 1, "client": map[string]any{"name": 3}},
 		{"protocol_version": 1, "trace": true},
+		// Not integers, though numerically 1 (§10.3).
+		{"protocol_version": jsontext.Value("1.0")},
+		{"protocol_version": jsontext.Value("1e0")},
+		// Non-strings among the names: null is not a name either.
+		{"protocol_version": 1, "required_capabilities": []any{nil}},
+		{"protocol_version": 1, "required_capabilities": []any{wire.MethodCancel, 7}},
+		// client is {name, version}: both required, nothing else.
+		{"protocol_version": 1, "client": map[string]any{}},
+		{"protocol_version": 1, "client": map[string]any{"name": "t"}},
+		{"protocol_version": 1, "client": map[string]any{"name": nil, "version": "1"}},
+		{"protocol_version": 1, "client": map[string]any{"name": "t", "version": "1", "pid": 1}},
 	} {
 		m := p.Call(wire.MethodInitialize, params)
 		expectError(t, m, wire.CodeInvalidParams, m.ID)
+	}
+	// Any other integer, however large, is a version this backend does not
+	// speak.
+	for _, v := range []string{"0", "-1", "99999999999999999999999"} {
+		m := p.Call(wire.MethodInitialize, map[string]any{"protocol_version": jsontext.Value(v)})
+		expectError(t, m, wire.CodeUnsupportedProtocolVersion, m.ID)
 	}
 	m = p.Call(wire.MethodInitialize, map[string]any{"protocol_version": 1, "required_capabilities": []string{wire.MethodCancel, "teleport", "files.everything"}})
 	expectError(t, m, wire.CodeUnsupportedCapability, m.ID)
@@ -344,7 +372,7 @@ func TestShutdownWithWorkInFlight(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d", code)
 	}
-	if d := time.Since(began); d > 3*time.Second {
+	if d := time.Since(began); d > 2*time.Second {
 		t.Errorf("shutdown took %v with a stuck worker; the bound is 2 s", d)
 	}
 	var got []string
@@ -373,8 +401,8 @@ func TestEOFWithWorkInFlight(t *testing.T) {
 	began := time.Now()
 	p.CloseStdin()
 	code, rest := p.Wait(scouttest.DefaultTimeout)
-	if d := time.Since(began); d > 3*time.Second {
-		t.Errorf("exit took %v after EOF; the bound is 2 s", d)
+	if d := time.Since(began); d > 2*time.Second {
+		t.Errorf("exit took %v after EOF with a stuck worker; the bound is 2 s", d)
 	}
 	if code != 0 || len(rest) != 2 {
 		t.Fatalf("exit %d, rest %d messages", code, len(rest))
@@ -405,5 +433,16 @@ func TestNoPathsInErrors(t *testing.T) {
 	expectError(t, m, wire.CodeInvalidParams, ptr("a"))
 	if strings.Contains(string(m.Raw), dir) {
 		t.Fatalf("error echoes a path: %s", m.Raw)
+	}
+	// A safe member name is named, but never in a form that reads as a
+	// path (a JSON pointer such as /etc/passwd).
+	p.Send(`{"jsonrpc":"2.0","id":"b","method":"initialize","params":{"protocol_version":1,"etc":{"passwd":1}}}`)
+	p.Send(`{"jsonrpc":"2.0","id":"c","method":"initialize","params":{"protocol_version":1,"client":"home"}}`)
+	for _, want := range []string{"params.etc", "params.client"} {
+		m := p.Next(scouttest.DefaultTimeout)
+		expectError(t, m, wire.CodeInvalidParams, m.ID)
+		if msg := m.Error.Message; strings.Contains(msg, "/") || !strings.Contains(msg, want) {
+			t.Errorf("message %q: want %s named without a slash", msg, want)
+		}
 	}
 }

@@ -1,11 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"sync"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -23,8 +23,8 @@ func isLifecycle(method string) bool {
 // duplicate id, method, initialization, capability, params, request limit,
 // admission) and answers it or starts its worker.
 func (s *Server) handleFrame(line []byte) error {
-	if len(strings.TrimSpace(string(line))) == 0 {
-		return nil // blank lines are not frames
+	if len(bytes.Trim(line, " \t\r")) == 0 {
+		return nil // a line of JSON whitespace only is not a frame
 	}
 	f, err := wire.ParseFrame(line)
 	if errors.Is(err, wire.ErrNotification) {
@@ -107,9 +107,10 @@ func (s *Server) admit(f wire.Frame, m *Method) {
 	}
 	s.workers.Add(1)
 	if m.LongRunning {
-		s.outMu.Lock()
-		s.writeNotificationLocked(wire.NotifyCommandStarted, &wire.CommandStartedParams{CommandID: c.ID, Method: c.Method})
-		s.outMu.Unlock()
+		// c is active from reserve on, so a policy change on another
+		// goroutine may already have answered it: Notify then writes
+		// nothing, because no notification follows a response.
+		c.Notify(wire.NotifyCommandStarted, &wire.CommandStartedParams{CommandID: c.ID, Method: c.Method})
 	}
 	go s.run(c, release)
 }

@@ -12,7 +12,7 @@ func (s *Server) initialize(f wire.Frame) {
 		s.writeError(&f.ID, e)
 		return
 	}
-	if *p.ProtocolVersion != wire.ProtocolVersion {
+	if int(*p.ProtocolVersion) != wire.ProtocolVersion {
 		s.writeError(&f.ID, &wire.Error{Code: wire.CodeUnsupportedProtocolVersion, Supported: []int{wire.ProtocolVersion}})
 		return
 	}
@@ -90,7 +90,14 @@ func (s *Server) shutdown(f wire.Frame) error {
 		return nil
 	}
 	s.stopAll("The backend is shutting down.")
-	s.writeResult(f.ID, &wire.ShutdownResult{State: wire.StateStopped})
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.writeResultLocked(f.ID, &wire.ShutdownResult{State: wire.StateStopped})
+	// The result is the last message: a worker still running after the
+	// grace (a policy change announcing its generation) writes nothing more.
+	if s.writeErr == nil {
+		s.writeErr = errShutdown
+	}
 	return errShutdown
 }
 

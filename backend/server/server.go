@@ -30,7 +30,10 @@ import (
 )
 
 // ShutdownGrace bounds how long shutdown and end of input wait for workers.
-const ShutdownGrace = 2000 * time.Millisecond
+// PROTOCOL.md §3 allows 2,000 ms for the wait and requires the process to
+// have exited within 2,000 ms of end of input; waiting 1,500 ms leaves the
+// rest for writing the last responses and exiting.
+const ShutdownGrace = 1500 * time.Millisecond
 
 // Options configure a Server.
 type Options struct {
@@ -56,7 +59,7 @@ type Server struct {
 
 	outMu    sync.Mutex // serializes writes and terminal responses
 	out      io.Writer
-	writeErr error
+	writeErr error // the first write error, or errShutdown after the shutdown result: no more writes
 
 	mu          sync.Mutex // guards the fields below; never held while writing
 	initialized bool
@@ -131,7 +134,7 @@ func (s *Server) Serve(r io.Reader, w io.Writer) error {
 			return nil
 		}
 		if oversized {
-			s.writeError(nil, wire.Errorf(wire.CodeInvalidRequest, "The frame is longer than 65536 bytes and was discarded."))
+			s.writeError(nil, wire.Errorf(wire.CodeInvalidRequest, "The frame is over the 65536-byte bound (newline included) and was discarded."))
 			continue
 		}
 		if s.handleFrame(line) == errShutdown {
@@ -150,10 +153,12 @@ func (s *Server) stopAll(reason string) {
 	s.state = wire.StateStopping
 	calls := s.activeLocked()
 	s.mu.Unlock()
-	s.stop()
+	// Answer first, then stop: a worker that saw the backend's context end
+	// first could otherwise answer with an error of its own.
 	for _, c := range calls {
 		c.Terminate(wire.Errorf(wire.CodeOperationCancelled, "%s", reason))
 	}
+	s.stop()
 	waitTimeout(&s.workers, time.Until(deadline))
 }
 

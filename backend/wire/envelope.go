@@ -172,6 +172,9 @@ func DecodeParams(raw jsontext.Value, v any) *Error {
 	if raw.Kind() != '{' {
 		return Errorf(CodeInvalidParams, "params must be an object.")
 	}
+	if nestedNull(raw) {
+		return Errorf(CodeInvalidParams, "params may hold null only as the whole value of a member.")
+	}
 	if err := json.Unmarshal(raw, v, json.RejectUnknownMembers(true)); err != nil {
 		return Errorf(CodeInvalidParams, "%s", describeDecodeError(err))
 	}
@@ -188,24 +191,60 @@ func DecodeParams(raw jsontext.Value, v any) *Error {
 // (never any content).
 type Validator interface{ Validate() error }
 
-// describeDecodeError says which member failed, by its JSON pointer, when the
-// pointer is made only of safe characters; the message never echoes values.
+// nestedNull reports whether the params object raw holds a null below its
+// members' values (an array element, a member of a nested object). A member
+// whose whole value is null reads as absent, which each params type checks
+// (required members, the nullable cursor and effort); a null deeper down
+// would otherwise decode as an empty string or zero and pass as a value.
+func nestedNull(raw jsontext.Value) bool {
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return false // raw was checked; this is its end
+		}
+		if tok.Kind() == 'n' && dec.StackDepth() > 1 {
+			return true
+		}
+	}
+}
+
+// describeDecodeError says which member failed, by its dotted name
+// (params.client.name), when every name on the way is made only of safe
+// characters; the message never echoes values, and never a slash, so that
+// nothing in it reads as a path.
 func describeDecodeError(err error) string {
 	se, ok := errors.AsType[*json.SemanticError](err)
 	if !ok {
 		return "params do not match the method's schema."
 	}
-	ptr := string(se.JSONPointer)
-	safe := alnumRun(ptr, 1, 64, "_/.-")
+	name, safe := memberName(string(se.JSONPointer))
 	switch {
 	case errors.Is(se.Err, json.ErrUnknownName) && safe:
-		return "params has an unknown member " + ptr + "."
+		return name + " is not a member of the method's params."
 	case errors.Is(se.Err, json.ErrUnknownName):
 		return "params has an unknown member."
 	case safe:
-		return "params member " + ptr + " has the wrong type or value."
+		return name + " has the wrong type or value."
 	}
 	return "params do not match the method's schema."
+}
+
+// memberName turns the JSON pointer of a member inside params ("/client/name")
+// into its dotted name ("params.client.name"). It reports false when the
+// pointer is longer than 64 bytes or a name on the way holds anything but
+// ASCII letters, digits, "_" and "-".
+func memberName(ptr string) (string, bool) {
+	if len(ptr) > 64 || !strings.HasPrefix(ptr, "/") {
+		return "", false
+	}
+	segments := strings.Split(ptr[1:], "/")
+	for _, seg := range segments {
+		if !alnumRun(seg, 1, 64, "_-") {
+			return "", false
+		}
+	}
+	return "params." + strings.Join(segments, "."), true
 }
 
 // EmptyParams is the params of methods that take none: {} or absent.

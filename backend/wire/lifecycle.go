@@ -3,6 +3,11 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Method names of PROTOCOL.md.
@@ -49,11 +54,56 @@ type ClientInfo struct {
 	Version string `json:"version"`
 }
 
+// UnmarshalJSONFrom decodes client with its closed schema: both name and
+// version are required strings, and nothing else is allowed.
+func (c *ClientInfo) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	var aux struct {
+		Name    *string `json:"name"`
+		Version *string `json:"version"`
+	}
+	// The inner error is not returned: its member pointer is relative to
+	// client, and the caller names client itself.
+	err = json.Unmarshal(raw, &aux, json.RejectUnknownMembers(true))
+	if err != nil || aux.Name == nil || aux.Version == nil {
+		return errors.New("client must be exactly {name, version} of strings")
+	}
+	c.Name, c.Version = *aux.Name, *aux.Version
+	return nil
+}
+
+// VersionNumber is initialize's protocol_version: any JSON integer (a number
+// without fraction or exponent). An integer too large for an int decodes as
+// -1: it is not a version this backend speaks, like any other integer but 1,
+// and is answered unsupported_protocol_version rather than invalid_params.
+type VersionNumber int
+
+// UnmarshalJSONFrom accepts an integer literal only.
+func (v *VersionNumber) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	lit := strings.TrimPrefix(tok.String(), "-")
+	if tok.Kind() != '0' || strings.ContainsAny(lit, ".eE") {
+		return errors.New("protocol_version must be an integer")
+	}
+	n, err := strconv.Atoi(tok.String())
+	if err != nil {
+		n = -1
+	}
+	*v = VersionNumber(n)
+	return nil
+}
+
 // InitializeParams is the params of initialize.
 type InitializeParams struct {
-	ProtocolVersion      *int        `json:"protocol_version"`
-	Client               *ClientInfo `json:"client,omitzero"`
-	RequiredCapabilities []string    `json:"required_capabilities,omitzero"`
+	ProtocolVersion      *VersionNumber `json:"protocol_version"`
+	Client               *ClientInfo    `json:"client,omitzero"`
+	RequiredCapabilities []string       `json:"required_capabilities,omitzero"`
 }
 
 // Validate requires protocol_version and 0..16 unique capability names.

@@ -32,8 +32,9 @@ func roundTrip(t *testing.T, v any) string {
 	return string(b)
 }
 
-func sp(s string) *string { return &s }
-func ip(i int) *int       { return &i }
+func sp(s string) *string     { return &s }
+func ip(i int) *int           { return &i }
+func vp(i int) *VersionNumber { v := VersionNumber(i); return &v }
 
 func TestRoundTrips(t *testing.T) {
 	effort := "high"
@@ -42,7 +43,7 @@ func TestRoundTrips(t *testing.T) {
 	providers := []ProviderStatus{{Provider: "x", CatalogStatus: CatalogMissingCache, Authentication: AuthNotChecked, Relevant: false, Recovery: RecoveryRefreshCatalog}}
 	row := SessionRow{ID: "s1", Title: "t", CreatedAt: "2026-11-29T18:27:15.123Z", UpdatedAt: "2026-11-29T18:27:15.123Z", Cwd: CwdVerified, Busy: true, Records: 3}
 	values := []any{
-		&InitializeParams{ProtocolVersion: ip(1), Client: &ClientInfo{Name: "c", Version: "1"}, RequiredCapabilities: []string{MethodProjectFiles}},
+		&InitializeParams{ProtocolVersion: vp(1), Client: &ClientInfo{Name: "c", Version: "1"}, RequiredCapabilities: []string{MethodProjectFiles}},
 		&InitializeResult{ProtocolVersion: 1, Server: ServerInfo{Name: "scout", Version: "0.1.0"}, Capabilities: AllCapabilities, Negotiated: []string{}, Limits: DefaultLimits,
 			Extensions: Extensions{SessionDiscover: &DefaultDiscoverExtension, ModelRefresh: &DefaultRefreshExtension, ProjectFiles: &DefaultFilesExtension, ProjectList: &DefaultListExtension},
 			Workspace:  Workspace{Generation: 1, Trust: TrustNoLocalConfig}, Stamp: Stamp{TS: "t"}},
@@ -186,5 +187,25 @@ func TestDecodeParams(t *testing.T) {
 	e := DecodeParams([]byte(`{"/etc/passwd":1}`), &EmptyParams{})
 	if e == nil || strings.Contains(e.Error(), "passwd") {
 		t.Fatalf("message echoes an unsafe member name: %v", e)
+	}
+	// A member that is null as a whole is absent; a null inside one is not
+	// a value of any type.
+	var ip InitializeParams
+	if e := DecodeParams([]byte(`{"protocol_version":1,"client":null,"required_capabilities":null}`), &ip); e != nil || ip.Client != nil || ip.RequiredCapabilities != nil {
+		t.Fatalf("null members: %v %+v", e, ip)
+	}
+	for _, bad := range []string{`{"protocol_version":1,"required_capabilities":[null]}`, `{"protocol_version":1,"client":{"name":null,"version":"1"}}`} {
+		if e := DecodeParams([]byte(bad), &InitializeParams{}); e == nil || e.Code != CodeInvalidParams {
+			t.Errorf("%s: %v, want invalid_params", bad, e)
+		}
+	}
+	for in, want := range map[string]string{
+		`{"ref":"root","limit":"x"}`:                         "params.limit has the wrong type or value.",
+		`{"ref":"root","etc":{"passwd":1}}`:                  "params.etc is not a member of the method's params.",
+		`{"ref":"root","` + strings.Repeat("a", 70) + `":1}`: "params has an unknown member.",
+	} {
+		if e := DecodeParams([]byte(in), &ListParams{}); e == nil || e.Error() != want {
+			t.Errorf("%s: %v, want %q", in, e, want)
+		}
 	}
 }

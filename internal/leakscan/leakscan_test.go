@@ -54,12 +54,12 @@ func TestCatchesPlantedLeaks(t *testing.T) {
 }
 
 // TestCleanMessages are real-shaped messages that must pass: relative
-// paths, cursors and ids, JSON pointers in messages, and file content as
+// paths, cursors and ids, member names in messages, and file content as
 // the content of a project.read result.
 func TestCleanMessages(t *testing.T) {
 	clean := []string{
 		`{"jsonrpc":"2.0","id":"t1","result":{"command_id":"t1","generation":1,"entries":[{"path":"src","kind":"directory"},{"path":"src/lib/tmp/x.go","kind":"file"},{"path":"home","kind":"directory"}],"truncated":false,"ts":"2026-11-29T18:27:15.123Z"}}`,
-		`{"jsonrpc":"2.0","id":"t2","error":{"code":-32602,"message":"params member /limit has the wrong type or value.","data":{"code":"invalid_params","ts":"2026-11-29T18:27:15.123Z"}}}`,
+		`{"jsonrpc":"2.0","id":"t2","error":{"code":-32602,"message":"params.limit has the wrong type or value.","data":{"code":"invalid_params","ts":"2026-11-29T18:27:15.123Z"}}}`,
 		`{"jsonrpc":"2.0","id":"t3","result":{"sessions":[],"cursor":"d1.2.3.EACCESenoentEPERMxx","complete":false}}`,
 		`{"jsonrpc":"2.0","id":"t4","result":{"generation":1,"size":19,"binary":false,"truncated":false,"content":"CONTENT-CANARY-4711","ts":"t"}}`,
 		`{"jsonrpc":"2.0","method":"rpc.command.started","params":{"command_id":"eperm","method":"project.files","ts":"t"}}`,
