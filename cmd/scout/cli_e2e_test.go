@@ -1,0 +1,72 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scoutdev/scout/internal/makefs"
+	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/files"
+)
+
+// TestHelpListsEveryBindingOfTheFilesTab opens help on the Files tab of
+// the real picker: every enabled binding of the root and the page is
+// there, Ctrl-C next to Esc, and the query line's editing keys too.
+func TestHelpListsEveryBindingOfTheFilesTab(t *testing.T) {
+	x, _ := picker(t, 100, 24, "")
+	x.Keys("?")
+	screen := x.WaitScreen("help", func(s string) bool { return strings.Contains(s, "go to tab") })
+	want := []string{"esc/ctrl+c", "ctrl+a/e/w/u/k"}
+	for _, b := range append(bindings(tui.DefaultKeyMap()), bindings(files.DefaultKeyMap(false))...) {
+		if b.Enabled() {
+			want = append(want, b.Help().Key+" ")
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(screen, w) {
+			t.Errorf("help does not show %q:\n%s", w, screen)
+		}
+	}
+	x.Keys("Escape")
+	x.WaitScreen("help closed", func(s string) bool { return strings.Contains(s, "10 files") && !strings.Contains(s, "go to tab") })
+	x.Keys("C-c")
+	if rc := x.WaitFile("rc"); rc != "130\n" {
+		t.Fatalf("exit status %q, want 130", rc)
+	}
+}
+
+// TestCtrlRRescans adds a file while the picker is open: Ctrl-R's new
+// snapshot shows it, and Enter prints it.
+func TestCtrlRRescans(t *testing.T) {
+	x, dir := picker(t, 100, 24, "--query fresh")
+	x.WaitScreen("no match yet", func(s string) bool { return strings.Contains(s, "0/10") })
+	if err := os.WriteFile(filepath.Join(dir, "docs", "fresh.md"), []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	x.Keys("C-r")
+	x.WaitScreen("the rescan", func(s string) bool { return strings.Contains(s, "1/11") && strings.Contains(s, "docs/fresh.md") })
+	x.Keys("Enter")
+	if rc := x.WaitFile("rc"); rc != "0\n" || x.ReadFile("out") != "docs/fresh.md\n" {
+		t.Fatalf("exit status %q, stdout %q", rc, x.ReadFile("out"))
+	}
+}
+
+// TestSubdirectoryIsTheWorkspace starts the picker in a subdirectory of
+// a project: the workspace is the current directory, so the snapshot
+// holds that folder's files and Enter prints a path relative to it.
+func TestSubdirectoryIsTheWorkspace(t *testing.T) {
+	dir := fixture(t)
+	if err := makefs.Make(dir, ".gitignore << *.log", "internal/trace.log << x"); err != nil {
+		t.Fatal(err)
+	}
+	x := scouttest.StartTmux(t, filepath.Join(dir, "internal"), 100, 24, env(t),
+		`"$SCOUT" --query handler > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
+	x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "1/5") && strings.Contains(s, "server/handler.go") })
+	x.Keys("Enter")
+	if rc := x.WaitFile("rc"); rc != "0\n" || x.ReadFile("out") != "server/handler.go\n" {
+		t.Fatalf("exit status %q, stdout %q, stderr %q", rc, x.ReadFile("out"), x.ReadFile("err"))
+	}
+}
