@@ -1,7 +1,9 @@
 package main_test
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,5 +70,33 @@ func TestSubdirectoryIsTheWorkspace(t *testing.T) {
 	x.Keys("Enter")
 	if rc := x.WaitFile("rc"); rc != "0\n" || x.ReadFile("out") != "server/handler.go\n" {
 		t.Fatalf("exit status %q, stdout %q, stderr %q", rc, x.ReadFile("out"), x.ReadFile("err"))
+	}
+}
+
+// TestBrokenConfigIsSaid starts the picker and `scout filter` with a
+// config.toml that is not TOML: the backend serves an empty workspace
+// (docs/protocol.md §10), and both say why instead of looking like an
+// empty project.
+func TestBrokenConfigIsSaid(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, "config.toml"), "this is [not toml\n")
+	dir := fixture(t)
+	x := scouttest.StartTmux(t, dir, 200, 12, homeEnv(t, home),
+		`"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
+	x.WaitScreen("the reason on the status line", func(s string) bool {
+		return strings.Contains(s, "0 files") && strings.Contains(s, "● ready · config.toml: line 1: not valid TOML")
+	})
+	x.Keys("Escape")
+	if rc := x.WaitFile("rc"); rc != "130\n" || x.ReadFile("err") != "" {
+		t.Fatalf("exit status %q, stderr %q", rc, x.ReadFile("err"))
+	}
+
+	cmd := exec.Command(scouttest.Binary(t), "filter", "")
+	cmd.Dir = dir
+	cmd.Env = append(scouttest.Environ(), homeEnv(t, home)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); exitStatus(err) != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "config.toml: line 1: not valid TOML") {
+		t.Fatalf("scout filter: %v, stdout %q, stderr %q: want exit 1 and the reason", err, stdout.String(), stderr.String())
 	}
 }
