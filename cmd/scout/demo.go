@@ -82,7 +82,7 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 		Env:          d.Env(os.Environ()),
 		Capabilities: bridge.Required,
 		Optional:     bridge.Optional,
-		Stderr:       io.MultiWriter(logf, diags),
+		Stderr:       alsoTo{logf, diags},
 	})
 	if err != nil {
 		return tui.Outcome{}, fmt.Errorf("cannot start the backend: %w", err)

@@ -189,7 +189,7 @@ func startBackend(required, optional []string, diags io.Writer) (*rpcclient.Clie
 	}
 	logw, closeLog := backendLog()
 	if diags != nil {
-		logw = io.MultiWriter(logw, diags)
+		logw = alsoTo{logw, diags}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
