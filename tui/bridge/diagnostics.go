@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -14,6 +15,12 @@ import (
 // person to read (a broken config.toml, a home that cannot be opened);
 // other lines (a panic's trace) are not shown.
 const diagnosticPrefix = "scout backend: "
+
+// saidElsewhere are the starts of diagnostics that are not shown: a
+// refresh's outcome, which the Providers page words itself, and the
+// server's internal failures, whose call answers with an error the page
+// shows (a method that failed, a panic, encoding, reading, writing).
+var saidElsewhere = regexp.MustCompile(`^(catalog: refresh |panic in |encoding a |output closed|reading input|[a-z]+(\.[a-z_]+)+ failed: )`)
 
 // Bounds of what Diagnostics keeps: lines queued for the root (further
 // ones are dropped until it catches up) and the bytes of one line.
@@ -52,7 +59,7 @@ func (d *Diagnostics) Write(p []byte) (int, error) {
 		}
 		line := append(d.partial, rest[:min(i, max(diagnosticBytes-len(d.partial), 0))]...)
 		d.partial, rest = nil, rest[i+1:]
-		if text, ok := strings.CutPrefix(string(line), diagnosticPrefix); ok && text != "" {
+		if text, ok := strings.CutPrefix(string(line), diagnosticPrefix); ok && text != "" && !saidElsewhere.MatchString(text) {
 			select {
 			case d.lines <- display.Clean(text):
 			default: // the root is behind: drop it

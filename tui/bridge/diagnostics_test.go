@@ -12,6 +12,8 @@ func TestDiagnosticsKeepsTheBackendsOwnLines(t *testing.T) {
 	for _, chunk := range []string{
 		"scout backend: config.toml: line 1", ": not valid TOML\n",
 		"panic: boom\ngoroutine 1 [running]:\n",
+		"scout backend: catalog: refresh of a provider failed: rate_limited\n",
+		"scout backend: project.files failed: boom\nscout backend: panic in session.open: boom\n",
 		"scout backend: a \x1b[31mred\x1b[0m word\nscout backend: \n",
 		"scout backend: " + strings.Repeat("x", 5000) + "\n",
 	} {
