@@ -100,3 +100,23 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 		t.Fatalf("scout filter: %v, stdout %q, stderr %q: want exit 1 and the reason", err, stdout.String(), stderr.String())
 	}
 }
+
+// TestSessionsAndProvidersExit130 ends `scout sessions` with Esc and
+// `scout providers` with Ctrl-C: status 130, nothing on stdout.
+func TestSessionsAndProvidersExit130(t *testing.T) {
+	for _, tc := range []struct{ cmd, ready, key string }{
+		{"sessions", "sessions here", "Escape"},
+		{"providers", "Providers · 0", "C-c"},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			t.Parallel()
+			x := scouttest.StartTmux(t, fixture(t), 100, 20, env(t),
+				`"$SCOUT" `+tc.cmd+` > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
+			x.WaitScreen(tc.cmd, func(s string) bool { return strings.Contains(s, tc.ready) })
+			x.Keys(tc.key)
+			if rc := x.WaitFile("rc"); rc != "130\n" || x.ReadFile("out") != "" || x.ReadFile("err") != "" {
+				t.Fatalf("exit status %q, stdout %q, stderr %q", rc, x.ReadFile("out"), x.ReadFile("err"))
+			}
+		})
+	}
+}
