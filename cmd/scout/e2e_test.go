@@ -339,6 +339,7 @@ func TestStartupAndUsageErrorsExit2(t *testing.T) {
 		{"flag without its value", []string{"--query"}, "flag needs an argument: --query (usage: scout [flags])"},
 		{"unknown command", []string{"bogus"}, `unknown command "bogus"; scout --help lists the commands`},
 		{"no generated completion command", []string{"completion", "bash"}, `unknown command "completion"`},
+		{"help on no command", []string{"help", "bogus"}, `unknown help topic "bogus" (usage: scout help [command] [flags])`},
 		{"argument to a command that takes none", []string{"files", "extra"}, `unexpected argument "extra" (usage: scout files [flags])`},
 		{"filter without query", []string{"filter"}, "missing QUERY (usage: scout filter QUERY [flags])"},
 		{"filter with two queries", []string{"filter", "a", "b"}, "one argument expected, got 2 (usage: scout filter QUERY [flags])"},

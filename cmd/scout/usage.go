@@ -45,6 +45,27 @@ func checkUsage(root *cobra.Command) {
 		}
 	}
 	walk(root)
+	strictHelp(root)
+}
+
+// strictHelp makes `scout help TOPIC` a usage error when TOPIC is not a
+// command (cobra would print the root's help and exit 0).
+func strictHelp(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "help" || c.Run == nil {
+			continue
+		}
+		run := c.Run
+		c.Run = nil
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if target, _, err := root.Find(args); err != nil || target == root && len(args) > 0 {
+				return usageError{cmd, fmt.Sprintf("unknown help topic %q", strings.Join(args, " "))}
+			}
+			run(cmd, args)
+			return nil
+		}
+	}
 }
 
 // argsMessage says what is wrong with the arguments a of cmd.
