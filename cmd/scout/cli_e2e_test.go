@@ -86,10 +86,20 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 	x.WaitScreen("the reason on the status line", func(s string) bool {
 		return strings.Contains(s, "0 files") && strings.Contains(s, "● ready · config.toml: line 1: not valid TOML")
 	})
+	// Fixed, and the child restarted (R on the Providers tab): the note
+	// goes, the files come.
+	write(t, filepath.Join(home, "config.toml"), "[files]\nrespect_ignore = true\n")
+	x.Keys("M-3")
+	x.WaitScreen("the Providers tab", func(s string) bool { return strings.Contains(s, "Providers · 0") })
+	x.Keys("R", "M-1")
+	x.WaitScreen("the files, without the note", func(s string) bool {
+		return strings.Contains(s, "10 files") && !strings.Contains(s, "TOML")
+	})
 	x.Keys("Escape")
 	if rc := x.WaitFile("rc"); rc != "130\n" || x.ReadFile("err") != "" {
 		t.Fatalf("exit status %q, stderr %q", rc, x.ReadFile("err"))
 	}
+	write(t, filepath.Join(home, "config.toml"), "this is [not toml\n")
 
 	cmd := exec.Command(scouttest.Binary(t), "filter", "")
 	cmd.Dir = dir
