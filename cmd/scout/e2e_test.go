@@ -344,6 +344,7 @@ func TestStartupAndUsageErrorsExit2(t *testing.T) {
 		{"filter without query", []string{"filter"}, "missing QUERY (usage: scout filter QUERY [flags])"},
 		{"filter with two queries", []string{"filter", "a", "b"}, "one argument expected, got 2 (usage: scout filter QUERY [flags])"},
 		{"limit not a number", []string{"filter", "--limit", "abc", "x"}, `invalid argument "abc" for "-n, --limit" flag: not a whole number (usage:`},
+		{"bool flag not a bool", []string{"--multi=maybe"}, `invalid argument "maybe" for "-m, --multi" flag: want true or false (usage:`},
 		{"negative limit", []string{"filter", "--limit", "-1", "x"}, "--limit must be 0"},
 		{"shell without a name", []string{"shell"}, "missing bash|zsh|fish"},
 		{"unknown shell", []string{"shell", "ksh"}, `unknown shell "ksh": want one of bash, zsh, fish`},

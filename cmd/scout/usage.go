@@ -89,7 +89,10 @@ func flagMessage(err error) string {
 	var num *strconv.NumError
 	if errors.As(err, &num) {
 		why := "not a whole number"
-		if errors.Is(num.Err, strconv.ErrRange) {
+		switch {
+		case num.Func == "ParseBool":
+			why = "want true or false"
+		case errors.Is(num.Err, strconv.ErrRange):
 			why = "out of range"
 		}
 		if i := strings.LastIndex(msg, ": "+num.Error()); i >= 0 {
