@@ -38,7 +38,18 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	return append(append([]key.Binding{h.root.Help}, h.page.ShortHelp()...), h.root.Restart, h.root.Quit)
 }
 
+// FullHelp lists Quit with both its keys (the short help has room for
+// Esc only).
 func (h helpKeys) FullHelp() [][]key.Binding {
-	root := []key.Binding{h.root.GoTo, h.root.Next, h.root.Prev, h.root.Help, h.root.Restart, h.root.Quit}
+	quit := h.root.Quit
+	quit.SetHelp("esc/ctrl+c", quit.Help().Desc)
+	root := []key.Binding{h.root.GoTo, h.root.Next, h.root.Prev, h.root.Help, h.root.Restart, quit}
 	return append(h.page.FullHelp(), root)
+}
+
+// LineEditHelp is the help entry of the query lines' own editing keys
+// (bubbles/textinput's), which pages list in their full help: the keys
+// are the input's, the entry only names them.
+func LineEditHelp(desc string) key.Binding {
+	return key.NewBinding(key.WithKeys("ctrl+a", "ctrl+e", "ctrl+w", "ctrl+u", "ctrl+k"), key.WithHelp("ctrl+a/e/w/u/k", desc))
 }

@@ -54,6 +54,10 @@ type Options struct {
 	// what it is and what to try there). Terminals shorter than
 	// bannerMinHeight keep that row for the page.
 	Banner string
+	// Diagnostics, when set, receives the backend child's stderr: its
+	// diagnostics (a broken config.toml, say) are shown on the status line
+	// until the child is restarted.
+	Diagnostics *bridge.Diagnostics
 }
 
 // Model is the root model.
@@ -76,6 +80,8 @@ type Model struct {
 	gen     int64
 	trust   string // the workspace's trust state, from initialize
 	lastErr string
+	diags   *bridge.Diagnostics
+	note    string // the child's last diagnostic
 	outcome Outcome
 }
 
@@ -86,6 +92,7 @@ func New(opts Options) Model {
 		pages:   opts.Pages,
 		active:  min(max(opts.Active, 0), len(opts.Pages)-1),
 		banner:  opts.Banner,
+		diags:   opts.Diagnostics,
 		keys:    DefaultKeyMap(),
 		help:    help.New(),
 		isDark:  true,
@@ -109,6 +116,9 @@ func (m Model) Active() Page { return m.pages[m.active] }
 // backend and starts every page.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, bridge.Listen(m.backend)}
+	if m.diags != nil {
+		cmds = append(cmds, bridge.ListenDiagnostics(m.diags))
+	}
 	for _, p := range m.pages {
 		cmds = append(cmds, p.Init())
 	}
@@ -156,6 +166,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleEvent(msg)
 	case bridge.RestartedMsg:
 		return m.handleRestarted(msg)
+	case bridge.DiagnosticMsg:
+		m.note = msg.Text
+		return m, bridge.ListenDiagnostics(m.diags)
 	case AcceptMsg:
 		m.outcome = Outcome{Items: msg.Items}
 		return m, tea.Quit
@@ -231,7 +244,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) restart() (Model, tea.Cmd) {
 	m.state = StateRestarting
-	m.lastErr = ""
+	m.lastErr, m.note = "", "" // the new child says its own
 	m.restyle()
 	return m, bridge.Restart(m.backend)
 }
@@ -369,6 +382,9 @@ func (m Model) statusLine() string {
 	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
 	if m.lastErr != "" {
 		parts = append(parts, m.styles.Error.Render(m.lastErr))
+	}
+	if m.note != "" {
+		parts = append(parts, m.styles.Error.Render(m.note))
 	}
 	if m.state != StateDown {
 		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))

@@ -38,3 +38,15 @@ func backendLog() (io.Writer, func()) {
 	}
 	return f, func() { f.Close() }
 }
+
+// alsoTo is the backend child's stderr when its diagnostics go to a log
+// and somewhere else too. It never fails: a log that cannot be written
+// (a full disk) must not end the copy of the child's stderr, which would
+// leave the child writing into a closed pipe.
+type alsoTo struct{ log, diags io.Writer }
+
+func (a alsoTo) Write(p []byte) (int, error) {
+	_, _ = a.log.Write(p)
+	_, _ = a.diags.Write(p)
+	return len(p), nil
+}

@@ -76,21 +76,23 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 	defer logf.Close()
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
+	diags := bridge.NewDiagnostics()
 	client, err := rpcclient.Start(startCtx, rpcclient.Options{
 		Dir:          wd,
 		Env:          d.Env(os.Environ()),
 		Capabilities: bridge.Required,
 		Optional:     bridge.Optional,
-		Stderr:       logf,
+		Stderr:       alsoTo{logf, diags},
 	})
 	if err != nil {
 		return tui.Outcome{}, fmt.Errorf("cannot start the backend: %w", err)
 	}
 	defer client.Close()
 	m := tui.New(tui.Options{
-		Backend: client,
-		Pages:   pickerPages(client, files.New(files.Options{Backend: client})),
-		Banner:  demo.Banner,
+		Backend:     client,
+		Pages:       pickerPages(client, files.New(files.Options{Backend: client})),
+		Banner:      demo.Banner,
+		Diagnostics: diags,
 	})
 	return tui.Run(ctx, m, in, out, tea.WithColorProfile(colorProfile(out)))
 }

@@ -333,14 +333,24 @@ func TestStartupAndUsageErrorsExit2(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		args []string
+		says string // a part of the one line on stderr
 	}{
-		{"unknown flag", []string{"--bogus"}},
-		{"unknown command", []string{"bogus"}},
-		{"filter without query", []string{"filter"}},
-		{"negative limit", []string{"filter", "--limit", "-1", "x"}},
-		{"no terminal", nil},
-		{"sessions without a terminal", []string{"sessions"}},
-		{"providers without a terminal", []string{"providers"}},
+		{"unknown flag", []string{"--bogus"}, "unknown flag: --bogus (usage: scout [flags])"},
+		{"flag without its value", []string{"--query"}, "flag needs an argument: --query (usage: scout [flags])"},
+		{"unknown command", []string{"bogus"}, `unknown command "bogus"; scout --help lists the commands`},
+		{"no generated completion command", []string{"completion", "bash"}, `unknown command "completion"`},
+		{"help on no command", []string{"help", "bogus"}, `unknown help topic "bogus" (usage: scout help [command] [flags])`},
+		{"argument to a command that takes none", []string{"files", "extra"}, `unexpected argument "extra" (usage: scout files [flags])`},
+		{"filter without query", []string{"filter"}, "missing QUERY (usage: scout filter QUERY [flags])"},
+		{"filter with two queries", []string{"filter", "a", "b"}, "one argument expected, got 2 (usage: scout filter QUERY [flags])"},
+		{"limit not a number", []string{"filter", "--limit", "abc", "x"}, `invalid argument "abc" for "-n, --limit" flag: not a whole number (usage:`},
+		{"bool flag not a bool", []string{"--multi=maybe"}, `invalid argument "maybe" for "-m, --multi" flag: want true or false (usage:`},
+		{"negative limit", []string{"filter", "--limit", "-1", "x"}, "--limit must be 0"},
+		{"shell without a name", []string{"shell"}, "missing bash|zsh|fish"},
+		{"unknown shell", []string{"shell", "ksh"}, `unknown shell "ksh": want one of bash, zsh, fish`},
+		{"no terminal", nil, "cannot open the terminal"},
+		{"sessions without a terminal", []string{"sessions"}, "cannot open the terminal"},
+		{"providers without a terminal", []string{"providers"}, "cannot open the terminal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(bin, tc.args...)
@@ -354,8 +364,8 @@ func TestStartupAndUsageErrorsExit2(t *testing.T) {
 				t.Fatalf("exit status %d (%v), want 2", exitStatus(err), err)
 			}
 			msg := stderr.String()
-			if stdout.Len() != 0 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "scout: ") {
-				t.Fatalf("stdout %q, stderr %q: want one line on stderr only", stdout.String(), msg)
+			if stdout.Len() != 0 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "scout: ") || !strings.Contains(msg, tc.says) {
+				t.Fatalf("stdout %q, stderr %q: want one line on stderr only, saying %q", stdout.String(), msg, tc.says)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,7 +60,9 @@ func newFilterCmd() *cobra.Command {
 // ranks and prints (its shutdown is a round trip and a wait for the exit);
 // closed waits for that.
 func snapshotCandidates() (cands []string, closed func(), err error) {
-	c, stop, err := startBackend(bridge.Required, nil)
+	// The backend's diagnostics (a broken config.toml empties the
+	// workspace) are this command's to say: it has no status line.
+	c, stop, err := startBackend(bridge.Required, nil, os.Stderr)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -78,13 +78,15 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	}
 	defer in.Close()
 	defer out.Close()
-	client, stop, err := startBackend(bridge.Negotiation(tabCapabilities[tab]))
+	required, optional := bridge.Negotiation(tabCapabilities[tab])
+	diags := bridge.NewDiagnostics()
+	client, stop, err := startBackend(required, optional, diags)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
-	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page)})
+	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page), Diagnostics: diags})
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
@@ -178,13 +180,17 @@ func printOutcome(w io.Writer, res tui.Outcome, print0 bool) error {
 const startTimeout = 15 * time.Second
 
 // startBackend spawns `scout backend` in the current directory with its
-// diagnostics sent to the backend log (see backendLog).
-func startBackend(required, optional []string) (*rpcclient.Client, func(), error) {
+// diagnostics sent to the backend log (see backendLog) and to diags when
+// not nil.
+func startBackend(required, optional []string, diags io.Writer) (*rpcclient.Client, func(), error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, nil, errors.New("cannot determine the working directory")
 	}
 	logw, closeLog := backendLog()
+	if diags != nil {
+		logw = alsoTo{logw, diags}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	c, err := rpcclient.Start(ctx, rpcclient.Options{

@@ -22,7 +22,7 @@ func newTrustCmd() *cobra.Command {
 			"Until then scout ignores the file. If the file changes, it is untrusted again.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, stop, err := startBackend([]string{wire.MethodWorkspaceTrust}, nil)
+			c, stop, err := startBackend([]string{wire.MethodWorkspaceTrust}, nil, nil)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,10 @@
 package files
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/scoutdev/scout/tui"
+)
 
 // KeyMap is the Files page's bindings. Printable keys go to the query.
 type KeyMap struct {
@@ -50,7 +54,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, tui.LineEditHelp("edit the query")},
 		{k.Expand, k.Collapse, k.Mark, k.MarkUp, k.Accept, k.Rescan, k.Preview},
 	}
 }

@@ -1,6 +1,10 @@
 package sessions
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/scoutdev/scout/tui"
+)
 
 // KeyMap is the Sessions page's bindings. Printable keys go to the filter.
 type KeyMap struct {
@@ -29,5 +33,5 @@ func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Open, k.Resca
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Open, k.Rescan}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Open, k.Rescan, tui.LineEditHelp("edit the filter")}}
 }

@@ -1,0 +1,80 @@
+package bridge
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/scoutdev/scout/tui/internal/display"
+)
+
+// diagnosticPrefix starts every line the backend writes on stderr for a
+// person to read (a broken config.toml, a home that cannot be opened);
+// other lines (a panic's trace) are not shown.
+const diagnosticPrefix = "scout backend: "
+
+// saidElsewhere are the starts of diagnostics that are not shown: a
+// refresh's outcome, which the Providers page words itself, and the
+// server's internal failures, whose call answers with an error the page
+// shows (a method that failed, a panic, encoding, reading, writing).
+var saidElsewhere = regexp.MustCompile(`^(catalog: refresh |panic in |encoding a |output closed|reading input|[a-z]+(\.[a-z_]+)+ failed: )`)
+
+// Bounds of what Diagnostics keeps: lines queued for the root (further
+// ones are dropped until it catches up) and the bytes of one line.
+const (
+	diagnosticQueue = 16
+	diagnosticBytes = 1024
+)
+
+// Diagnostics is an io.Writer for the backend child's stderr (next to the
+// backend log) that hands the backend's diagnostics to the status line:
+// the protocol has no message for them, and a broken config.toml, which
+// empties the workspace, must not look like an empty project.
+type Diagnostics struct {
+	mu      sync.Mutex
+	partial []byte
+	lines   chan string
+}
+
+// NewDiagnostics returns an empty Diagnostics.
+func NewDiagnostics() *Diagnostics {
+	return &Diagnostics{lines: make(chan string, diagnosticQueue)}
+}
+
+// Write splits p into lines and queues the diagnostics among them.
+func (d *Diagnostics) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rest := p
+	for {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			if room := diagnosticBytes - len(d.partial); room > 0 {
+				d.partial = append(d.partial, rest[:min(len(rest), room)]...)
+			}
+			return len(p), nil
+		}
+		line := append(d.partial, rest[:min(i, max(diagnosticBytes-len(d.partial), 0))]...)
+		d.partial, rest = nil, rest[i+1:]
+		if text, ok := strings.CutPrefix(string(line), diagnosticPrefix); ok && text != "" && !saidElsewhere.MatchString(text) {
+			select {
+			case d.lines <- display.Clean(text):
+			default: // the root is behind: drop it
+			}
+		}
+	}
+}
+
+// DiagnosticMsg is one diagnostic of the backend, in its own words.
+type DiagnosticMsg struct {
+	Text string
+}
+
+// ListenDiagnostics waits for the next diagnostic; the root re-arms it
+// after each one.
+func ListenDiagnostics(d *Diagnostics) tea.Cmd {
+	return func() tea.Msg { return DiagnosticMsg{Text: <-d.lines} }
+}

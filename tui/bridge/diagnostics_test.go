@@ -1,0 +1,30 @@
+package bridge_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/scoutdev/scout/tui/bridge"
+)
+
+func TestDiagnosticsKeepsTheBackendsOwnLines(t *testing.T) {
+	d := bridge.NewDiagnostics()
+	for _, chunk := range []string{
+		"scout backend: config.toml: line 1", ": not valid TOML\n",
+		"panic: boom\ngoroutine 1 [running]:\n",
+		"scout backend: catalog: refresh of a provider failed: rate_limited\n",
+		"scout backend: project.files failed: boom\nscout backend: panic in session.open: boom\n",
+		"scout backend: a \x1b[31mred\x1b[0m word\nscout backend: \n",
+		"scout backend: " + strings.Repeat("x", 5000) + "\n",
+	} {
+		if n, err := d.Write([]byte(chunk)); n != len(chunk) || err != nil {
+			t.Fatalf("Write: %d, %v", n, err)
+		}
+	}
+	want := []string{"config.toml: line 1: not valid TOML", "a \ufffd[31mred\ufffd[0m word", strings.Repeat("x", 1024-len("scout backend: "))}
+	for _, w := range want {
+		if got := bridge.ListenDiagnostics(d)().(bridge.DiagnosticMsg).Text; got != w {
+			t.Fatalf("diagnostic %q, want %q", got, w)
+		}
+	}
+}
