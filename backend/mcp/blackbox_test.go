@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -264,6 +265,15 @@ func TestRead(t *testing.T) {
 	if r.Content != big[1000*101:] || r.Truncated {
 		t.Errorf("slice under the cap: truncated %v, %d bytes", r.Truncated, r.Bytes)
 	}
+	// An endLine past the end is the last line, however large: also the
+	// largest int64 (which the SDK's float64 round trip turns into 2^63)
+	// and an integer written with an exponent.
+	for _, end := range []any{int64(math.MaxInt64), json.RawMessage("1e100")} {
+		r = read(map[string]any{"path": "big.txt", "startLine": 2999, "endLine": end})
+		if r.Content != big[2998*101:] || r.ReturnedLines != 2 {
+			t.Errorf("endLine %v: %+v", end, r)
+		}
+	}
 }
 
 // TestRefusalsAreIdentical: every path the policy does not show gets the
@@ -331,6 +341,7 @@ func TestOtherFailuresNameTheProblem(t *testing.T) {
 		{mcp.ToolRead, map[string]any{"path": "."}, "is a directory"},
 		{mcp.ToolRead, map[string]any{"path": "bin.dat"}, "binary file"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 5}, "past the end"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": int64(math.MaxInt64)}, "past the end"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 3, "endLine": 2}, "endLine is before startLine"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 0}, "startLine"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "endLine": -1}, "endLine"},
