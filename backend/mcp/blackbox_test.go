@@ -378,13 +378,16 @@ func TestUnservableEntries(t *testing.T) {
 		t.Errorf("listed %q", paths(r))
 	}
 	missing := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "missing"}))
-	for _, p := range []string{"locked.txt", "locked/x", "hard", "hard2"} {
+	// Each tool, given the other tool's kind of entry, must not say "is a
+	// directory" or "not a directory" either: that would tell that the
+	// unservable entry exists.
+	for _, p := range []string{"locked.txt", "locked", "locked/x", "hard", "hard2"} {
 		if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": p})); got != missing {
 			t.Errorf("read %q: %s", p, got)
 		}
-	}
-	if got := raw(t, call(t, cs, mcp.ToolList, map[string]any{"dir": "locked"})); got != missing {
-		t.Errorf("list locked: %s", got)
+		if got := raw(t, call(t, cs, mcp.ToolList, map[string]any{"dir": p})); got != missing {
+			t.Errorf("list %q: %s", p, got)
+		}
 	}
 }
 
