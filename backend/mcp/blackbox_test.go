@@ -161,6 +161,18 @@ func TestHandshakeAndTools(t *testing.T) {
 		if tool.OutputSchema == nil {
 			t.Errorf("%s has no output schema", tool.Name)
 		}
+		if tool.Name == mcp.ToolList {
+			// DESIGN: entries:[...], never null.
+			b, _ := json.Marshal(tool.OutputSchema)
+			var out struct {
+				Properties map[string]struct {
+					Type json.RawMessage `json:"type"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(b, &out); err != nil || string(out.Properties["entries"].Type) != `"array"` {
+				t.Errorf("list output schema: %s", b)
+			}
+		}
 	}
 	want := map[string][]string{mcp.ToolList: {"dir", "recursive"}, mcp.ToolRead: {"endLine", "path", "startLine"}}
 	if len(props) != 2 || !slices.Equal(props[mcp.ToolList], want[mcp.ToolList]) || !slices.Equal(props[mcp.ToolRead], want[mcp.ToolRead]) {
