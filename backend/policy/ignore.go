@@ -140,8 +140,7 @@ func matchComps(pat, path []string) bool {
 	return ok[0]
 }
 
-// matchName tests a simple pattern against one name directly below a
-// directory in which no ancestor component matched it.
+// matchName tests a simple pattern against an entry's name.
 func (p *pattern) matchName(name string, isDir bool) gitignore.MatchResult {
 	if p.dirOnly && !isDir {
 		return gitignore.NoMatch
