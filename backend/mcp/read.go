@@ -131,6 +131,9 @@ func readSlice(ctx context.Context, r io.Reader, start, end *Line) (ReadResult, 
 	}
 	total := s.totalLines()
 	if s.first > total && !(s.first == 1 && total == 0) {
+		if s.first == math.MaxInt {
+			return ReadResult{}, fmt.Errorf("line range past the end: startLine is after the last line (the file has %d lines)", total)
+		}
 		return ReadResult{}, fmt.Errorf("line range past the end: startLine %d is after the last line (the file has %d lines)", s.first, total)
 	}
 	last := total
