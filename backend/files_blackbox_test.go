@@ -3,6 +3,7 @@ package backend_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -189,6 +190,45 @@ func TestHostileWorkspace(t *testing.T) {
 	again := scanFiles(t, p, dir)
 	if !slices.Equal(again.Entries, r.Entries) || again.Truncated != r.Truncated {
 		t.Error("two scans of an unchanged workspace differ")
+	}
+}
+
+// TestIgnoreIdiomsMatchGit: the files project.files lists are the files
+// git lists as untracked and not ignored, for the idioms of gitignore(5):
+// re-including one directory of an excluded set, "**/" matching no
+// directory, "/**" for what is inside, negations that name a directory
+// (which re-include it, not its contents) and dir-only negations.
+func TestIgnoreIdiomsMatchGit(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t,
+		".gitignore << /*\n!/.gitignore\n!/foo\n/foo/*\n!/foo/bar\n!/n\n",
+		"a", "b/c", "foo/x", "foo/bar/y", "foo/bar/z/w", "foo/baz/q",
+		"n/.gitignore << *.log\n!important\nlogs/**\n!logs/**/\n!logs/**/*.txt\n**/tmp/**\n",
+		"n/important/x.log", "n/important/z.txt", "n/logs/a.log", "n/logs/d/b.txt", "n/logs/d/c.log",
+		"n/tmp/t", "n/w/tmp/u", "n/w/v",
+	)
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	cmd = exec.Command("git", "ls-files", "--others", "--exclude-standard")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	want := strings.Fields(string(out))
+	var got []string
+	for _, e := range scanFiles(t, startIn(t, dir, scouttest.Options{}), dir).Entries {
+		if e.Kind == wire.KindFile {
+			got = append(got, e.Path)
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q\ngit lists %q", got, want)
 	}
 }
 

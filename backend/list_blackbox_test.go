@@ -250,6 +250,16 @@ func TestListPaging2500(t *testing.T) {
 	if pg := listPage(t, p, dir, wire.RootRef, 0, wire.DefaultListExtension.PageBytes); len(pg.Entries) != 200 || pg.NextRef == "" {
 		t.Errorf("default page: %d entries", len(pg.Entries))
 	}
+	// A null limit is the default; 1000 is the largest page.
+	var pg wire.ListResult
+	p.MustCall(wire.MethodProjectList, map[string]any{"ref": wire.RootRef, "limit": nil}, &pg)
+	if len(pg.Entries) != 200 || pg.NextRef == "" {
+		t.Errorf("limit null: %d entries", len(pg.Entries))
+	}
+	p.MustCall(wire.MethodProjectList, map[string]any{"ref": wire.RootRef, "limit": 1000}, &pg)
+	if len(pg.Entries) != 1000 {
+		t.Errorf("limit 1000: %d entries", len(pg.Entries))
+	}
 }
 
 func TestListByteBoundBeforeCountBound(t *testing.T) {
@@ -364,6 +374,10 @@ func TestListInvalidParams(t *testing.T) {
 		{}, {"ref": "ROOT"}, {"ref": strings.Repeat("a", 42)}, {"ref": strings.Repeat("a", 44)},
 		{"ref": strings.Repeat("+", 43)}, {"ref": "root", "limit": 0}, {"ref": "root", "limit": 1001},
 		{"ref": "root", "limit": "5"}, {"ref": "root", "cursor": "x"}, {"ref": nil},
+		{"ref": "root", "limit": -1}, {"ref": "root", "limit": 2.5}, {"ref": "root", "limit": json.RawMessage("2.0")},
+		{"ref": "root", "limit": json.RawMessage("2e1")}, {"ref": "root", "limit": json.RawMessage("1e400")},
+		{"ref": "root", "limit": json.RawMessage("9223372036854775808")}, {"ref": "root", "limit": true},
+		{"ref": 43}, {"ref": []string{"root"}},
 	} {
 		if m := p.Call(wire.MethodProjectList, bad); m.Code() != wire.CodeInvalidParams {
 			t.Errorf("project.list %v: %s", bad, m.Raw)

@@ -67,8 +67,9 @@ type Folder struct {
 
 // OpenFolder resolves rel ("" or "." is the root) under pol, re-checking
 // every component through fsguard, and opens it. A path that is not a
-// visible directory is ErrHidden, or ErrNotDir when it is a visible file.
-// The root of a policy that hides everything is an empty folder.
+// visible directory is ErrHidden, or ErrNotDir when it is a file that
+// OpenFile would serve. The root of a policy that hides everything is an
+// empty folder.
 func OpenFolder(root *fsguard.Root, pol *policy.Policy, rel string) (*Folder, error) {
 	if rel == "" || rel == "." {
 		return openRoot(root, pol)
@@ -79,6 +80,9 @@ func OpenFolder(root *fsguard.Root, pol *policy.Policy, rel string) (*Folder, er
 	}
 	defer res.Close()
 	if !res.Info.IsDir() {
+		if !servableFile(res) {
+			return nil, ErrHidden // not "not a directory": that would tell it exists
+		}
 		return nil, ErrNotDir
 	}
 	if !res.Dir.Readable(res.Name, true) {
@@ -94,6 +98,12 @@ func OpenFolder(root *fsguard.Root, pol *policy.Policy, rel string) (*Folder, er
 	}
 	frame := pol.Enter(res.Frame, res.Name, d, policy.ProbeIgnoreFiles)
 	return &Folder{root: root, pol: pol, path: rel, dir: d, frame: frame}, nil
+}
+
+// servableFile reports whether the file res resolved is one OpenFile
+// would serve: exactly one link, and readable.
+func servableFile(res *policy.Resolved) bool {
+	return res.Info.Nlink == 1 && res.Dir.Readable(res.Name, false)
 }
 
 func openRoot(root *fsguard.Root, pol *policy.Policy) (*Folder, error) {

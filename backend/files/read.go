@@ -13,8 +13,8 @@ import (
 // OpenFile resolves rel under pol, re-checking every component through
 // fsguard, and opens it for reading. A path that is not a visible regular
 // file with exactly one link is ErrHidden, or ErrIsDir when it is a
-// visible directory. The descriptor is checked to be the file that was
-// resolved.
+// directory OpenFolder would serve (readable and searchable). The
+// descriptor is checked to be the file that was resolved.
 func OpenFile(root *fsguard.Root, pol *policy.Policy, rel string) (*os.File, fsguard.Info, error) {
 	if root == nil || rel == "" || rel == "." {
 		if root != nil && !pol.IsClosed() {
@@ -28,6 +28,9 @@ func OpenFile(root *fsguard.Root, pol *policy.Policy, rel string) (*os.File, fsg
 	}
 	defer res.Close()
 	if res.Info.IsDir() {
+		if !res.Dir.Readable(res.Name, true) {
+			return nil, fsguard.Info{}, ErrHidden // not "is a directory": that would tell it exists
+		}
 		return nil, fsguard.Info{}, ErrIsDir
 	}
 	if res.Info.Nlink != 1 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,6 +161,18 @@ func TestHandshakeAndTools(t *testing.T) {
 		if tool.OutputSchema == nil {
 			t.Errorf("%s has no output schema", tool.Name)
 		}
+		if tool.Name == mcp.ToolList {
+			// DESIGN: entries:[...], never null.
+			b, _ := json.Marshal(tool.OutputSchema)
+			var out struct {
+				Properties map[string]struct {
+					Type json.RawMessage `json:"type"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(b, &out); err != nil || string(out.Properties["entries"].Type) != `"array"` {
+				t.Errorf("list output schema: %s", b)
+			}
+		}
 	}
 	want := map[string][]string{mcp.ToolList: {"dir", "recursive"}, mcp.ToolRead: {"endLine", "path", "startLine"}}
 	if len(props) != 2 || !slices.Equal(props[mcp.ToolList], want[mcp.ToolList]) || !slices.Equal(props[mcp.ToolRead], want[mcp.ToolRead]) {
@@ -264,6 +277,15 @@ func TestRead(t *testing.T) {
 	if r.Content != big[1000*101:] || r.Truncated {
 		t.Errorf("slice under the cap: truncated %v, %d bytes", r.Truncated, r.Bytes)
 	}
+	// An endLine past the end is the last line, however large: also the
+	// largest int64 (which the SDK's float64 round trip turns into 2^63)
+	// and an integer written with an exponent.
+	for _, end := range []any{int64(math.MaxInt64), json.RawMessage("1e100")} {
+		r = read(map[string]any{"path": "big.txt", "startLine": 2999, "endLine": end})
+		if r.Content != big[2998*101:] || r.ReturnedLines != 2 {
+			t.Errorf("endLine %v: %+v", end, r)
+		}
+	}
 }
 
 // TestRefusalsAreIdentical: every path the policy does not show gets the
@@ -331,6 +353,7 @@ func TestOtherFailuresNameTheProblem(t *testing.T) {
 		{mcp.ToolRead, map[string]any{"path": "."}, "is a directory"},
 		{mcp.ToolRead, map[string]any{"path": "bin.dat"}, "binary file"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 5}, "past the end"},
+		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": int64(math.MaxInt64)}, "past the end"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 3, "endLine": 2}, "endLine is before startLine"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "startLine": 0}, "startLine"},
 		{mcp.ToolRead, map[string]any{"path": "README.md", "endLine": -1}, "endLine"},
@@ -367,13 +390,16 @@ func TestUnservableEntries(t *testing.T) {
 		t.Errorf("listed %q", paths(r))
 	}
 	missing := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "missing"}))
-	for _, p := range []string{"locked.txt", "locked/x", "hard", "hard2"} {
+	// Each tool, given the other tool's kind of entry, must not say "is a
+	// directory" or "not a directory" either: that would tell that the
+	// unservable entry exists.
+	for _, p := range []string{"locked.txt", "locked", "locked/x", "hard", "hard2"} {
 		if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": p})); got != missing {
 			t.Errorf("read %q: %s", p, got)
 		}
-	}
-	if got := raw(t, call(t, cs, mcp.ToolList, map[string]any{"dir": "locked"})); got != missing {
-		t.Errorf("list locked: %s", got)
+		if got := raw(t, call(t, cs, mcp.ToolList, map[string]any{"dir": p})); got != missing {
+			t.Errorf("list %q: %s", p, got)
+		}
 	}
 }
 

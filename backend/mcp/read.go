@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,8 +18,34 @@ import (
 // ReadArgs are project_fs_read's arguments.
 type ReadArgs struct {
 	Path      string `json:"path" jsonschema:"file to read, relative to the project root"`
-	StartLine *int   `json:"startLine,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
-	EndLine   *int   `json:"endLine,omitempty" jsonschema:"last line to return, inclusive (default: the last line; a larger value is the last line)"`
+	StartLine *Line  `json:"startLine,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
+	EndLine   *Line  `json:"endLine,omitempty" jsonschema:"last line to return, inclusive (default: the last line; a larger value is the last line)"`
+}
+
+// Line is a 1-based line number argument. Any integer the schema accepts
+// is a line number: one too large for an int (the SDK passes arguments
+// through float64, so even 2^63-1 arrives as 9223372036854775808, and
+// 1e100 is an integer to the schema) is read as the largest int, which is
+// past the end of every file.
+type Line int
+
+// UnmarshalJSON reads an integral JSON number, clamping it to the int
+// range.
+func (l *Line) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f != math.Trunc(f) {
+		return errors.New("a line number must be an integer")
+	}
+	n, err := strconv.Atoi(string(b))
+	switch {
+	case err == nil:
+		*l = Line(n)
+	case f > 0:
+		*l = Line(math.MaxInt)
+	default:
+		*l = Line(math.MinInt)
+	}
+	return nil
 }
 
 // ReadResult is project_fs_read's structured result.
@@ -85,7 +113,7 @@ var errBinary = errors.New("binary file: it has a NUL byte in its first 8 KiB; o
 // readSlice streams r once: it refuses binary content, counts lines, and
 // keeps the bytes of lines start..end (1-based, inclusive; nil: the first
 // and the last line) within the cap.
-func readSlice(ctx context.Context, r io.Reader, start, end *int) (ReadResult, error) {
+func readSlice(ctx context.Context, r io.Reader, start, end *Line) (ReadResult, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(binaryProbe)
 	if bytes.IndexByte(head, 0) >= 0 {
@@ -93,16 +121,19 @@ func readSlice(ctx context.Context, r io.Reader, start, end *int) (ReadResult, e
 	}
 	s := lineScan{first: 1, last: -1}
 	if start != nil {
-		s.first = *start
+		s.first = int(*start)
 	}
 	if end != nil {
-		s.last = *end
+		s.last = int(*end)
 	}
 	if err := s.run(ctx, br); err != nil {
 		return ReadResult{}, err
 	}
 	total := s.totalLines()
 	if s.first > total && !(s.first == 1 && total == 0) {
+		if s.first == math.MaxInt {
+			return ReadResult{}, fmt.Errorf("line range past the end: startLine is after the last line (the file has %d lines)", total)
+		}
 		return ReadResult{}, fmt.Errorf("line range past the end: startLine %d is after the last line (the file has %d lines)", s.first, total)
 	}
 	last := total

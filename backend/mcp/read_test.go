@@ -8,14 +8,14 @@ import (
 	"unicode/utf8"
 )
 
-func intp(n int) *int { return &n }
+func intp(n int) *Line { l := Line(n); return &l }
 
 func TestReadSliceLines(t *testing.T) {
 	const text = "one\ntwo\nthree\nfour"
 	cases := []struct {
 		name       string
 		in         string
-		start, end *int
+		start, end *Line
 		content    string
 		total, ret int
 		err        string

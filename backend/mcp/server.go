@@ -43,9 +43,10 @@ func New(opts Options) *Server {
 	s := &Server{root: opts.Root, pol: opts.Policy.WithNoise(SkippedNames...)}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "scout", Version: opts.Version}, nil)
 	sdk.AddTool(s.mcp, &sdk.Tool{
-		Name:        ToolList,
-		Description: "List a folder of the project (or walk it with recursive), sorted by path. Hidden, protected and ignored entries never appear.",
-		Annotations: readOnly(),
+		Name:         ToolList,
+		Description:  "List a folder of the project (or walk it with recursive), sorted by path. Hidden, protected and ignored entries never appear.",
+		Annotations:  readOnly(),
+		OutputSchema: listOutputSchema(),
 	}, s.list)
 	sdk.AddTool(s.mcp, &sdk.Tool{
 		Name:        ToolRead,
@@ -73,6 +74,19 @@ func readSchema() *jsonschema.Schema {
 	for _, name := range []string{"startLine", "endLine"} {
 		sch.Properties[name].Minimum = &one
 	}
+	return sch
+}
+
+// listOutputSchema is the schema generated from ListResult, with entries
+// an array: the tool never answers null for it (a Go slice alone would
+// make the generated type "null or array").
+func listOutputSchema() *jsonschema.Schema {
+	sch, err := jsonschema.For[ListResult](nil)
+	if err != nil {
+		panic(err) // a programming error in ListResult
+	}
+	sch.Properties["entries"].Types = nil
+	sch.Properties["entries"].Type = "array"
 	return sch
 }
 

@@ -8,12 +8,11 @@ import "github.com/go-git/go-git/v5/plumbing/format/gitignore"
 type mode uint8
 
 const (
-	// modeAll: the pattern matched an ancestor component (go-git matches
-	// simple patterns against every component), so it matches every entry.
-	modeAll mode = iota
-	// modeName: a simple pattern that matched no ancestor; only the entry's
-	// own name can match it.
-	modeName
+	// modeName: a simple pattern; only the entry's own name can match it
+	// (as in git, a pattern never matches an entry through an ancestor:
+	// an excluded ancestor is never entered, and "!dir" re-includes dir,
+	// not what is inside it).
+	modeName mode = iota
 	// modePath: a pattern with a slash, matched on the whole path.
 	modePath
 )
@@ -25,34 +24,18 @@ type active struct {
 
 // compileRules lists the patterns that can still decide an entry of the
 // directory comps, first-deciding first: rules is in increasing precedence,
-// so it is walked backwards. A pattern that matches every entry ends the
-// list, since nothing after it is ever consulted.
+// so it is walked backwards.
 func compileRules(rules []*pattern, comps []string, out []active) []active {
 	for i := len(rules) - 1; i >= 0; i-- {
 		p := rules[i]
-		if !p.simple {
-			if mayMatchBelow(p, comps) {
-				out = append(out, active{p, modePath})
-			}
-			continue
+		switch {
+		case p.simple:
+			out = append(out, active{p, modeName})
+		case mayMatchBelow(p, comps):
+			out = append(out, active{p, modePath})
 		}
-		if ancestorMatches(p, comps) {
-			return append(out, active{p, modeAll})
-		}
-		out = append(out, active{p, modeName})
 	}
 	return out
-}
-
-// ancestorMatches reports whether a simple pattern matches one of the
-// directory components below its domain (all directories).
-func ancestorMatches(p *pattern, comps []string) bool {
-	for _, c := range comps[min(p.domainLen, len(comps)):] {
-		if p.matchName(c, true) != gitignore.NoMatch {
-			return true
-		}
-	}
-	return false
 }
 
 // mayMatchBelow prunes path patterns that cannot match anything in the
@@ -81,8 +64,6 @@ func decide(list []active, f *Frame, name string, isDir bool, path *[]string) gi
 	for _, a := range list {
 		var r gitignore.MatchResult
 		switch a.mode {
-		case modeAll:
-			return a.p.result
 		case modeName:
 			r = a.p.matchName(name, isDir)
 		case modePath:

@@ -26,7 +26,6 @@ func FuzzIgnoreLines(f *testing.F) {
 				_ = mayMatchBelow(p, path)
 				continue
 			}
-			_ = ancestorMatches(p, path)
 			got := p.matchName(name, isDir)
 			want := p.name.Match([]string{name}, isDir)
 			if got != want {
@@ -45,4 +44,26 @@ func patternLine(data []byte, p *pattern) string {
 		return "suffix " + p.suffix
 	}
 	return string(data)
+}
+
+func TestMatchComps(t *testing.T) {
+	cases := []struct {
+		pat, path string
+		want      bool
+	}{
+		{"a/b", "a/b", true}, {"a/b", "a/b/c", false}, {"a/b", "x/a/b", false},
+		{"a/*", "a/b", true}, {"a/*", "a/b/c", false}, {"*/b", "a/b", true},
+		{"a/**", "a", false}, {"a/**", "a/b", true}, {"a/**", "a/b/c", true},
+		{"**/a", "a", true}, {"**/a", "x/y/a", true}, {"**/a", "a/x", false},
+		{"**/t/**", "t", false}, {"**/t/**", "t/x", true}, {"**/t/**", "w/t/x/y", true}, {"**/t/**", "w/t", false},
+		{"a/**/b", "a/b", true}, {"a/**/b", "a/x/y/b", true}, {"a/**/b", "a/x/y/b/c", false}, {"a/**/b", "a/bb", false},
+		{"**/a/**/a/b", "a/a/a/b", true}, {"**/a/**/a/b", "a/b", false},
+		{"x**y/z", "xaby/z", true}, {"x**y/z", "xa/by/z", false}, {"a/[bc]", "a/c", true}, {"a/[", "a/[", false},
+	}
+	for _, tc := range cases {
+		p := compile("/"+tc.pat, nil)
+		if got := matchComps(p.comps, strings.Split(tc.path, "/")); got != tc.want {
+			t.Errorf("%q on %q: %v, want %v", tc.pat, tc.path, got, tc.want)
+		}
+	}
 }

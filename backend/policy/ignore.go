@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -50,20 +51,22 @@ func IgnoreFileKind(name string, isDir bool) IgnoreFiles {
 	return 0
 }
 
-// pattern is one ignore line, matched by go-git with the corrections that
-// make it agree with git check-ignore (see match).
+// pattern is one ignore line. A simple pattern (no slash but a trailing
+// one) is matched against the entry's own name; a path pattern against the
+// entry's whole path below the pattern's directory, component by component
+// as git does (wildmatch with FNM_PATHNAME), by matchComps. go-git's
+// matcher is not used for paths: it lets a pattern match a prefix of the
+// path, so "!keep" re-included everything inside keep/ and "a/**/" matched
+// files, and its "**/" could not match zero directories after the first
+// component ("**/tmp/**" missed tmp/x).
 type pattern struct {
-	p gitignore.Pattern
-	// contentsOnly: the pattern ends in "/**", which in git matches
-	// everything inside a directory but not the directory itself.
-	contentsOnly bool
-	// depth is the number of leading fixed components of a contentsOnly
-	// pattern relative to its domain, plus the domain length.
-	depth int
+	// comps are a path pattern's components with "**" runs collapsed;
+	// fixed counts those that are not "**" (each needs one component).
+	comps []string
+	fixed int
 
-	// A simple pattern has no slash (other than a trailing one): go-git
-	// matches it against every component below its domain. name is the
-	// same pattern without a domain, to test one name on its own.
+	// A simple pattern is matched against one name: name is go-git's
+	// pattern for it (a one-component match is plain filepath.Match).
 	simple    bool
 	name      gitignore.Pattern
 	domainLen int
@@ -78,15 +81,66 @@ type pattern struct {
 	lead []string
 }
 
+// match tests a pattern against the entry path (all components from the
+// workspace root; the entry is the last). The caller only asks patterns of
+// ignore files in the entry's ancestors, so the domain is a prefix.
 func (p *pattern) match(path []string, isDir bool) gitignore.MatchResult {
-	if p.contentsOnly && len(path) <= p.depth {
+	if len(path) <= p.domainLen {
 		return gitignore.NoMatch
 	}
-	return p.p.Match(path, isDir)
+	if p.simple {
+		return p.matchName(path[len(path)-1], isDir)
+	}
+	rel := path[p.domainLen:]
+	if (p.dirOnly && !isDir) || p.fixed > len(rel) || !matchComps(p.comps, rel) {
+		return gitignore.NoMatch
+	}
+	return p.result
 }
 
-// matchName tests a simple pattern against one name directly below a
-// directory in which no ancestor component matched it.
+// matchComps reports whether the path components match the pattern
+// components exactly: "**" stands for zero or more components (at the end,
+// one or more: "a/**" is what is inside a), any other component for one
+// name (filepath.Match, where "*" never crosses a slash). It runs in
+// O(len(pat)·len(path)) whatever the pattern.
+func matchComps(pat, path []string) bool {
+	// ok[j] says whether pat[i:] matches path[j:], for i from the end.
+	var buf [32]bool // no allocation for the usual depth
+	ok := buf[:0]
+	if len(path)+1 > len(buf) {
+		ok = make([]bool, len(path)+1)
+	}
+	ok = ok[:len(path)+1]
+	clear(ok)
+	ok[len(path)] = true
+	for i := len(pat) - 1; i >= 0; i-- {
+		last := i == len(pat)-1
+		next := ok[len(path)]
+		if pat[i] == "**" {
+			ok[len(path)] = !last && next
+		} else {
+			ok[len(path)] = false
+		}
+		for j := len(path) - 1; j >= 0; j-- {
+			here := ok[j] // pat[i+1:] on path[j:]
+			switch {
+			case pat[i] == "**" && last:
+				ok[j] = true
+			case pat[i] == "**":
+				ok[j] = here || ok[j+1]
+			case !next:
+				ok[j] = false
+			default:
+				m, err := filepath.Match(pat[i], path[j])
+				ok[j] = err == nil && m
+			}
+			next = here
+		}
+	}
+	return ok[0]
+}
+
+// matchName tests a simple pattern against an entry's name.
 func (p *pattern) matchName(name string, isDir bool) gitignore.MatchResult {
 	if p.dirOnly && !isDir {
 		return gitignore.NoMatch
@@ -131,7 +185,7 @@ func parseLines(data []byte, domain []string) []*pattern {
 
 // compile parses one pattern line for the directory domain.
 func compile(line string, domain []string) pattern {
-	p := pattern{p: gitignore.ParsePattern(line, domain), domainLen: len(domain), result: gitignore.Exclude}
+	p := pattern{domainLen: len(domain), result: gitignore.Exclude}
 	body := line
 	if !strings.HasSuffix(body, "\\ ") {
 		body = strings.TrimRight(body, " ")
@@ -139,21 +193,10 @@ func compile(line string, domain []string) pattern {
 	if strings.HasPrefix(body, "!") {
 		body, p.result = body[1:], gitignore.Include
 	}
-	if strings.HasSuffix(body, "/**") {
-		p.contentsOnly = true
-		p.depth = len(domain) + strings.Count(strings.TrimPrefix(strings.TrimSuffix(body, "/**"), "/"), "/") + 1
-	}
 	if strings.HasSuffix(body, "/") {
 		body, p.dirOnly = body[:len(body)-1], true
 	}
-	if strings.Contains(body, "/") {
-		for _, c := range strings.Split(strings.TrimPrefix(body, "/"), "/") {
-			if c == "" || strings.ContainsAny(c, "*?[\\") {
-				break
-			}
-			p.lead = append(p.lead, c)
-		}
-	} else {
+	if !strings.Contains(body, "/") {
 		p.simple = true
 		p.name = gitignore.ParsePattern(line, nil)
 		switch {
@@ -161,6 +204,20 @@ func compile(line string, domain []string) pattern {
 			p.lit = body
 		case strings.HasPrefix(body, "*") && len(body) > 1 && !strings.ContainsAny(body[1:], "*?[\\"):
 			p.suffix = body[1:]
+		}
+		return p
+	}
+	literal := true
+	for _, c := range strings.Split(strings.TrimPrefix(body, "/"), "/") {
+		if c == "**" && len(p.comps) > 0 && p.comps[len(p.comps)-1] == "**" {
+			continue // "**/**" is "**"
+		}
+		if c != "**" {
+			p.fixed++
+		}
+		p.comps = append(p.comps, c)
+		if literal = literal && c != "" && !strings.ContainsAny(c, "*?[\\"); literal {
+			p.lead = append(p.lead, c)
 		}
 	}
 	return p

@@ -97,6 +97,14 @@ var gitFixture = []string{
 	"lits/Makefile", "lits/x/Makefile", "lits/m.o", "lits/x/y/n.o", "lits/docs", "lits/doc1", "lits/a.c", "lits/b.c", "lits/c.c",
 	"lits/vendor/v", "lits/x/vendor/w", "lits/vendor.go", "lits/dep.d/z", "lits/file.d",
 	"lits/x/.gitignore << !Makefile\n!*.o\n",
+	// A negation re-includes the entry it names, not what lies inside it;
+	// a pattern with a slash matches the whole path, not a prefix of it;
+	// "**/" may match no directory at all; "/**/" of a dir-only pattern
+	// names directories only.
+	"neg/.gitignore << *.log\n!important\n!keep.log/\n!p/q\nlogs/**\n!logs/**/\n!logs/**/*.txt\n**/tmp2/**\nx**y/z\n",
+	"neg/important/x.log", "neg/important/sub/y.log", "neg/important/z.txt", "neg/keep.log/a.log", "neg/keep.log/b",
+	"neg/p/q/r.log", "neg/p/q/s", "neg/logs/a.log", "neg/logs/d/b.txt", "neg/logs/d/c.log",
+	"neg/tmp2/t", "neg/w/tmp2/u", "neg/xaby/z", "neg/xy/z", "neg/xy/w",
 }
 
 func TestIgnoreMatchesGit(t *testing.T) {
