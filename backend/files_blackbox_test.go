@@ -207,29 +207,83 @@ func TestIgnoreIdiomsMatchGit(t *testing.T) {
 		"n/important/x.log", "n/important/z.txt", "n/logs/a.log", "n/logs/d/b.txt", "n/logs/d/c.log",
 		"n/tmp/t", "n/w/tmp/u", "n/w/v",
 	)
+	gitInit(t, dir)
+	if got, want := scannedFiles(t, dir), gitListed(t, dir); !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q\ngit lists %q", got, want)
+	}
+}
+
+// TestIgnoreFilesAboveTheWorkspace: a workspace inside a repository, below
+// its top (`cd pkg && scout`), hides what the repository's ignore files
+// above it hide, and its .git/info/exclude, exactly as git does there.
+func TestIgnoreFilesAboveTheWorkspace(t *testing.T) {
+	t.Parallel()
+	top := makefs.MustMake(t,
+		".gitignore << *.log\n!keep.log\n/sub/ws/build/\nsub/**/tmp/\n",
+		"sub/.gitignore << generated/\n/ws/only-here.txt\n",
+		"sub/other.log",
+		"sub/ws/.gitignore << local.txt\n",
+		"sub/ws/main.go", "sub/ws/a.log", "sub/ws/keep.log", "sub/ws/build/out.bin",
+		"sub/ws/tmp/t", "sub/ws/deep/tmp/u", "sub/ws/deep/v", "sub/ws/generated/g.go",
+		"sub/ws/only-here.txt", "sub/ws/d/only-here.txt", "sub/ws/excluded.txt", "sub/ws/local.txt",
+	)
+	gitInit(t, top)
+	if err := os.WriteFile(filepath.Join(top, ".git", "info", "exclude"), []byte("excluded.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(top, "sub", "ws")
+	got, want := scannedFiles(t, ws), gitListed(t, ws)
+	if !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q\ngit lists %q", got, want)
+	}
+	// The oracle itself: what the rules above the workspace hide is
+	// really hidden, and what they leave is there.
+	for _, hidden := range []string{"a.log", "build/out.bin", "tmp/t", "deep/tmp/u", "generated/g.go", "only-here.txt", "excluded.txt", "local.txt"} {
+		if slices.Contains(got, hidden) {
+			t.Errorf("%s is listed", hidden)
+		}
+	}
+	for _, shown := range []string{"main.go", "keep.log", "deep/v", "d/only-here.txt"} {
+		if !slices.Contains(got, shown) {
+			t.Errorf("%s is missing", shown)
+		}
+	}
+}
+
+func gitInit(t *testing.T, dir string) {
+	t.Helper()
 	cmd := exec.Command("git", "init", "-q")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	cmd = exec.Command("git", "ls-files", "--others", "--exclude-standard")
+}
+
+// gitListed is what git lists in dir as untracked and not ignored, sorted.
+func gitListed(t *testing.T, dir string) []string {
+	t.Helper()
+	cmd := exec.Command("git", "ls-files", "--others", "--exclude-standard")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
-	want := strings.Fields(string(out))
-	var got []string
+	files := strings.Fields(string(out))
+	slices.Sort(files)
+	return files
+}
+
+// scannedFiles are the files of a project.files snapshot of dir, sorted.
+func scannedFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
 	for _, e := range scanFiles(t, startIn(t, dir, scouttest.Options{}), dir).Entries {
 		if e.Kind == wire.KindFile {
-			got = append(got, e.Path)
+			files = append(files, e.Path)
 		}
 	}
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Errorf("project.files lists %q\ngit lists %q", got, want)
-	}
+	slices.Sort(files)
+	return files
 }
 
 func TestUnreadableDirectoryDoesNotTruncate(t *testing.T) {

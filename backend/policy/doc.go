@@ -19,7 +19,9 @@
 // a hidden directory, every rule applies to every path component.
 //
 // Ignore rules are read from .gitignore and .ignore in every directory and
-// from .git/info/exclude at the root, with git's precedence: deeper files
+// from .git/info/exclude at the root (and, for a workspace below the top of
+// a git repository, from the repository's ignore files above it:
+// ancestors.go), with git's precedence: deeper files
 // override shallower ones, .ignore overrides .gitignore in the same directory,
 // and later lines override earlier ones. As in git, a pattern decides an
 // entry by the entry's own path: a pattern without a slash by its name

@@ -47,6 +47,9 @@ func mayMatchBelow(p *pattern, comps []string) bool {
 		return false
 	}
 	below := comps[p.domainLen:]
+	if len(p.base) > 0 {
+		below = append(append([]string{}, p.base...), below...)
+	}
 	for k, lit := range p.lead {
 		if k >= len(below) {
 			break

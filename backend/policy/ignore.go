@@ -79,6 +79,10 @@ type pattern struct {
 	// lead are the leading literal components of a path pattern (after a
 	// leading "/"): an entry can match only below directories named so.
 	lead []string
+	// base are the components from the ignore file's directory down to the
+	// workspace root, for an ignore file above the workspace (ancestors.go);
+	// a path pattern matches base followed by the entry's path.
+	base []string
 }
 
 // match tests a pattern against the entry path (all components from the
@@ -92,6 +96,10 @@ func (p *pattern) match(path []string, isDir bool) gitignore.MatchResult {
 		return p.matchName(path[len(path)-1], isDir)
 	}
 	rel := path[p.domainLen:]
+	if len(p.base) > 0 {
+		var buf [32]string
+		rel = append(append(buf[:0], p.base...), rel...)
+	}
 	if (p.dirOnly && !isDir) || p.fixed > len(rel) || !matchComps(p.comps, rel) {
 		return gitignore.NoMatch
 	}

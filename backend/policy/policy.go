@@ -70,6 +70,9 @@ type Policy struct {
 	closed bool
 	// extraNoise are names skipped as noise besides noiseNames (WithNoise).
 	extraNoise map[string]bool
+	// repo is the repository the workspace lies inside, whose ignore
+	// files above the workspace apply too; nil when there is none.
+	repo *repository
 }
 
 // New builds the policy of generation gen for the workspace root (an
@@ -78,6 +81,9 @@ type Policy struct {
 func New(gen int64, workspace string, rules Rules, reserved ...Rules) (*Policy, error) {
 	p := &Policy{generation: gen, respectIgnore: rules.RespectIgnore, prot: &protNode{}}
 	root := canonical(workspace)
+	if rules.RespectIgnore {
+		p.repo = findRepository(root)
+	}
 	for _, r := range append([]Rules{rules}, reserved...) {
 		for _, g := range r.Deny {
 			if err := ValidDeny(g); err != nil {
@@ -161,8 +167,11 @@ func (f *Frame) Path() []string { return f.comps }
 func (p *Policy) RootFrame(d *fsguard.Dir, has IgnoreFiles) *Frame {
 	f := &Frame{prot: p.prot}
 	if p.respectIgnore && !p.closed {
+		if p.repo != nil {
+			f.rules = p.repo.rules()
+		}
 		if has&HasGitDir != 0 {
-			f.rules = parseLines(readExclude(d), nil)
+			f.rules = append(f.rules, parseLines(readExclude(d), nil)...)
 		}
 		f.rules = append(f.rules, p.readRules(d, nil, has)...)
 	}
