@@ -193,6 +193,7 @@ func parseLines(data []byte, domain []string) []*pattern {
 
 // compile parses one pattern line for the directory domain.
 func compile(line string, domain []string) pattern {
+	line = wildmatchBrackets(line)
 	p := pattern{domainLen: len(domain), result: gitignore.Exclude}
 	body := line
 	if !strings.HasSuffix(body, "\\ ") {
@@ -265,4 +266,65 @@ func readExclude(d *fsguard.Dir) []byte {
 	}
 	defer info.Close()
 	return readIgnoreFile(info, "exclude")
+}
+
+// posixClasses are the character classes git's wildmatch accepts inside a
+// bracket expression ("[[:digit:]]"), as ranges filepath.Match reads. No
+// range holds a literal '/', which would split the pattern into components.
+var posixClasses = map[string]string{
+	"alnum":  "a-zA-Z0-9",
+	"alpha":  "a-zA-Z",
+	"blank":  " \t",
+	"cntrl":  "\x00-\x1f\x7f",
+	"digit":  "0-9",
+	"graph":  "!-~",
+	"lower":  "a-z",
+	"print":  " -~",
+	"punct":  "!-.:-@\\[-`{-~", // and '/', which no name holds
+	"space":  " \t\n\v\f\r",
+	"upper":  "A-Z",
+	"xdigit": "0-9A-Fa-f",
+}
+
+// wildmatchBrackets rewrites the bracket expressions of a pattern line from
+// git's wildmatch syntax into filepath.Match's: "[!" negates like "[^", and
+// POSIX classes become ranges. Everything outside brackets, and escaped
+// characters anywhere, are kept as written. An unknown class is left as it
+// is (filepath.Match then fails to match, as git matches nothing for it).
+func wildmatchBrackets(line string) string {
+	if !strings.Contains(line, "[") {
+		return line
+	}
+	var b strings.Builder
+	in := false // inside a bracket expression
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '\\' && i+1 < len(line):
+			b.WriteByte(c)
+			b.WriteByte(line[i+1])
+			i++
+			continue
+		case !in && c == '[':
+			in = true
+			b.WriteByte(c)
+			if i+1 < len(line) && line[i+1] == '!' {
+				b.WriteByte('^')
+				i++
+			}
+			continue
+		case in && c == '[' && strings.HasPrefix(line[i:], "[:"):
+			if end := strings.Index(line[i+2:], ":]"); end >= 0 {
+				if r, ok := posixClasses[line[i+2:i+2+end]]; ok {
+					b.WriteString(r)
+					i += 2 + end + 1
+					continue
+				}
+			}
+		case in && c == ']':
+			in = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -105,6 +105,12 @@ var gitFixture = []string{
 	"neg/important/x.log", "neg/important/sub/y.log", "neg/important/z.txt", "neg/keep.log/a.log", "neg/keep.log/b",
 	"neg/p/q/r.log", "neg/p/q/s", "neg/logs/a.log", "neg/logs/d/b.txt", "neg/logs/d/c.log",
 	"neg/tmp2/t", "neg/w/tmp2/u", "neg/xaby/z", "neg/xy/z", "neg/xy/w",
+	// Bracket expressions as git's wildmatch reads them: "[!...]" negates
+	// like "[^...]", and POSIX classes stand inside brackets.
+	"cls/.gitignore << [!a]x.tmp\n[[:digit:]]*.bak\nfile[[:upper:]].txt\ndir[!0-9]/\nsp[[:space:][:punct:]]c\nsub/[[:alpha:]][[:alnum:]_]\n",
+	"cls/ax.tmp", "cls/bx.tmp", "cls/1a.bak", "cls/a1.bak", "cls/fileA.txt", "cls/filea.txt",
+	"cls/dirx/f", "cls/dir1/f", "cls/sp c", "cls/sp.c", "cls/spxc",
+	"cls/sub/a_", "cls/sub/ab", "cls/sub/1a", "cls/sub/a-",
 }
 
 func TestIgnoreMatchesGit(t *testing.T) {
