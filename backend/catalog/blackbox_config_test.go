@@ -80,3 +80,49 @@ func TestBlackBoxDefaultEnrichmentThroughProxy(t *testing.T) {
 		t.Errorf("cache without enrichment: %s %v", data, err)
 	}
 }
+
+// A credential_file relative to the home is read through the guarded
+// helpers: its first non-blank line, trimmed, is the key. A symlink, a file
+// over 64 KiB, a blank file or a key with an invisible byte is
+// authentication_unavailable, before any request (§10.8.1).
+func TestBlackBoxCredentialFiles(t *testing.T) {
+	t.Parallel()
+	fake := startFake(t)
+	base := fake.Add("keyed", fakeprovider.Scenario{Key: "sk-file", Models: []fakeprovider.Model{{ID: "m"}}})
+	files := map[string]string{
+		"good":  "\n  \r\n\t sk-file \r\nsecond line\n",
+		"big":   "sk-file\n" + strings.Repeat("#", 64<<10),
+		"blank": " \n\t\n",
+		"inner": "sk file\n",
+		"utf8":  "sk-filé\n",
+	}
+	var provs []prov
+	for name := range files {
+		provs = append(provs, prov{id: name, typ: "openai", base: base, credFile: "keys/" + name, enabled: []string{"m"}})
+	}
+	provs = append(provs, prov{id: "link", typ: "anthropic", base: base, credFile: "keys/link", enabled: []string{"m"}})
+	home := newHome(t, "", provs...)
+	for name, data := range files {
+		mustWrite(t, filepath.Join(home, "keys", name), []byte(data))
+	}
+	if err := os.Symlink("good", filepath.Join(home, "keys", "link")); err != nil {
+		t.Fatal(err)
+	}
+	b := startBackend(t, home)
+	st := status(t, b)
+	for _, pr := range provs {
+		want, reason, outcome := wire.AuthUnavailable, wire.ReasonAuthenticationUnavailable, wire.OutcomeFailed
+		if pr.id == "good" {
+			want, reason, outcome = wire.AuthReady, "", wire.OutcomeRefreshed
+		}
+		if got := providerStatus(t, st, pr.id).Authentication; got != want {
+			t.Errorf("%s: authentication %s, want %s", pr.id, got, want)
+		}
+		m, before := refresh(t, b, pr.id)
+		checkRefresh(t, m, before, outcome, reason)
+	}
+	reqs := fake.Requests("keyed")
+	if len(reqs) != 1 || reqs[0].Bearer != "sk-file" {
+		t.Errorf("requests %+v, want one with the good file's key", reqs)
+	}
+}
