@@ -126,3 +126,36 @@ func TestBlackBoxCredentialFiles(t *testing.T) {
 		t.Errorf("requests %+v, want one with the good file's key", reqs)
 	}
 }
+
+// A cache belongs to its provider's identity (§10.8.2): trailing slashes of
+// the base URL do not change it; another base URL or type makes the cache
+// incompatible_fingerprint; a cache naming another provider id is
+// invalid_schema, which is checked first.
+func TestBlackBoxFingerprintFollowsIdentity(t *testing.T) {
+	t.Parallel()
+	const base = "http://127.0.0.1:9/v1"
+	cases := []struct {
+		configured, written prov
+		want                string
+	}{
+		{prov{id: "slash", typ: "ollama", base: base + "//"}, prov{id: "slash", typ: "ollama", base: base}, wire.CatalogAvailable},
+		{prov{id: "endpoint", typ: "ollama", base: base + "/x"}, prov{id: "endpoint", typ: "ollama", base: base}, wire.CatalogIncompatibleFingerprint},
+		{prov{id: "type", typ: "ollama", base: base}, prov{id: "type", typ: "openai-compatible", base: base}, wire.CatalogIncompatibleFingerprint},
+		{prov{id: "renamed", typ: "ollama", base: base}, prov{id: "old", typ: "ollama", base: base}, wire.CatalogInvalidSchema},
+	}
+	var provs []prov
+	for _, c := range cases {
+		c.configured.enabled = []string{"m"}
+		provs = append(provs, c.configured)
+	}
+	home := newHome(t, "", provs...)
+	for _, c := range cases {
+		mustWrite(t, cachePath(home, c.configured.id), writeValidCache(t, home, c.written, "m"))
+	}
+	st := status(t, startBackend(t, home))
+	for _, c := range cases {
+		if got := providerStatus(t, st, c.configured.id).CatalogStatus; got != c.want {
+			t.Errorf("%s: catalog_status %s, want %s", c.configured.id, got, c.want)
+		}
+	}
+}
