@@ -159,3 +159,36 @@ func TestBlackBoxFingerprintFollowsIdentity(t *testing.T) {
 		}
 	}
 }
+
+// What a refresh writes (§10.8.4): entries sorted by id; a name from the
+// list's display_name (cleaned; a later duplicate only fills a missing
+// one), else the enrichment's under the provider's own key, else the id;
+// efforts and context window only from the enrichment.
+func TestBlackBoxRefreshNamesAndEnrichment(t *testing.T) {
+	t.Parallel()
+	fake := startFake(t)
+	base := fake.Add("anth", fakeprovider.Scenario{Models: []fakeprovider.Model{
+		{ID: "z"}, {ID: "a", Name: " Alpha\u202e \t One "}, {ID: "z", Name: "Zed"}, {ID: "e"}, {ID: "plain"}, {ID: "a", Name: "Second"},
+	}})
+	enrich := fake.Add("enrich", fakeprovider.Enrichment(`{
+		"anthropic": {"models": {"plain": {"name": "Not this key"}}},
+		"anth": {"models": {
+			"e": {"name": "  Enriched\u0007 ", "reasoning": true, "limit": {"context": 200000}},
+			"a": {"name": "Not used", "reasoning": ["max", "min"]},
+			"z": {"name": "Not used either", "limit": {"context": -1}},
+			"plain": {"name": 7}
+		}}}`)) + "/api.json"
+	p := prov{id: "anth", typ: "anthropic", base: base, keyEnv: testKeyEnv, enabled: []string{"a"}}
+	home := newHome(t, enrich, p)
+	m, before := refresh(t, startBackend(t, home), "anth")
+	checkRefresh(t, m, before, wire.OutcomeRefreshed, "")
+	got := string(mustRead(t, cachePath(home, "anth")))
+	want := `"entries":[` +
+		`{"id":"a","name":"Alpha One","efforts":["max","min"],"context_window":0},` +
+		`{"id":"e","name":"Enriched","efforts":["low","medium","high"],"context_window":200000},` +
+		`{"id":"plain","name":"plain","efforts":[],"context_window":0},` +
+		`{"id":"z","name":"Zed","efforts":[],"context_window":0}]}`
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("cache:\n%s\nwant it to end with\n%s", got, want)
+	}
+}
