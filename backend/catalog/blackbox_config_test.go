@@ -192,3 +192,23 @@ func TestBlackBoxRefreshNamesAndEnrichment(t *testing.T) {
 		t.Errorf("cache:\n%s\nwant it to end with\n%s", got, want)
 	}
 }
+
+// A provider id too long for "<id>.json" to be a file name (over 250
+// bytes) has missing_cache, and its refresh fetches the list but answers
+// cache_write_failed with check_backend_home (§10.8.2).
+func TestBlackBoxProviderIDTooLongForACache(t *testing.T) {
+	t.Parallel()
+	fake := startFake(t)
+	long := prov{id: strings.Repeat("l", 251), typ: "ollama", base: fake.Add("long", fakeprovider.Success("m")), enabled: []string{"m"}}
+	b := startBackend(t, newHome(t, "", long))
+	if got := providerStatus(t, status(t, b), long.id).CatalogStatus; got != wire.CatalogMissingCache {
+		t.Errorf("catalog_status %s, want missing_cache", got)
+	}
+	m, before := refresh(t, b, long.id)
+	if res := checkRefresh(t, m, before, wire.OutcomeFailed, wire.ReasonCacheWriteFailed); res.Recovery != "check_backend_home" {
+		t.Errorf("recovery %s", res.Recovery)
+	}
+	if n := len(fake.Requests("long")); n != 1 {
+		t.Errorf("the provider was asked %d times, want once", n)
+	}
+}
