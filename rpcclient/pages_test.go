@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/scoutdev/scout/backend/catalog/fakeprovider"
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
@@ -111,5 +112,77 @@ func TestCatalogWrappers(t *testing.T) {
 	sel, err := c.ModelSelect(ctx, "local", "alpha", nil, cat.Revision)
 	if err != nil || sel.Selection.Model != "alpha" {
 		t.Fatalf("select: %+v, %v", sel, err)
+	}
+}
+
+// The catalog wrappers page one snapshot across both methods (a
+// model.catalog.status cursor continues in ModelCatalog), and cancelling
+// ModelRefresh's context cancels the refresh in the backend: the call
+// returns the context's error, nothing is written, and the next refresh is
+// admitted.
+func TestCatalogWrappersPagesAndCancel(t *testing.T) {
+	t.Parallel()
+	srv, err := fakeprovider.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	models := make([]fakeprovider.Model, 150)
+	enabled := ""
+	for i := range models {
+		models[i].ID = fmt.Sprintf("m%03d", i)
+		enabled += fmt.Sprintf("%q, ", models[i].ID)
+	}
+	config := fmt.Sprintf("[enrichment]\nurl = \"\"\n\n"+
+		"[[providers]]\nid = \"many\"\ntype = \"openai-compatible\"\nbase_url = %q\nenabled_models = [%s]\n\n"+
+		"[[providers]]\nid = \"hang\"\ntype = \"openai-compatible\"\nbase_url = %q\n",
+		srv.Add("many", fakeprovider.Scenario{Models: models}), enabled, srv.Add("hang", fakeprovider.Hanging))
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startHome(t, t.TempDir(), home)
+	ctx := context.Background()
+	if ref, err := c.ModelRefresh(ctx, "many"); err != nil || ref.Outcome != wire.OutcomeRefreshed {
+		t.Fatalf("refresh: %+v, %v", ref, err)
+	}
+	first, err := c.ModelCatalogStatus(ctx, nil)
+	if err != nil || len(first.Choices) != 100 || first.Cursor == nil {
+		t.Fatalf("first page: %d choices, cursor %v, %v", len(first.Choices), first.Cursor, err)
+	}
+	rest, err := c.ModelCatalog(ctx, first.Cursor)
+	if err != nil || rest.Revision != first.Revision || len(rest.Choices) != 50 || rest.Cursor != nil || rest.Choices[0].Model != "m100" {
+		t.Fatalf("second page through the other method: %+v, %v", rest, err)
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() { _, err := c.ModelRefresh(cctx, "hang"); errc <- err }()
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for len(srv.Requests("hang")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled refresh: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(home, "catalog", "hang.json")); !os.IsNotExist(err) {
+		t.Errorf("a cancelled refresh wrote its cache: %v", err)
+	}
+	var stale *wire.Error
+	if _, err := c.ModelCatalog(ctx, first.Cursor); !errors.As(err, &stale) || stale.Code != wire.CodeStaleRevision {
+		t.Errorf("cursor after an admitted refresh: %v, want stale_revision", err)
+	}
+	for {
+		ref, err := c.ModelRefresh(ctx, "many")
+		var we *wire.Error
+		if errors.As(err, &we) && we.Code == wire.CodeBusy && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond) // the cancelled worker is still returning
+			continue
+		}
+		if err != nil || ref.Outcome != wire.OutcomeRefreshed {
+			t.Fatalf("refresh after a cancelled one: %+v, %v", ref, err)
+		}
+		break
 	}
 }

@@ -60,6 +60,19 @@ func TestBlackBoxRefreshReasons(t *testing.T) {
 		{name: "cachebig", typ: "anthropic", reason: wire.ReasonCatalogLimit, sc: fakeprovider.Success(), base: ""},
 		{name: "duplicates", typ: "openai", sc: fakeprovider.Success("m", "d", "m", "d")},
 	}
+	// docs/protocol.md §10.8.4's recovery of each outcome (all rescans succeed).
+	recoveries := map[string]string{
+		"":                                   "reload_catalog",
+		wire.ReasonAuthenticationUnavailable: "configure_authentication",
+		wire.ReasonAuthenticationRejected:    "configure_authentication",
+		wire.ReasonConfigurationInvalid:      "fix_configuration_and_restart",
+		wire.ReasonRateLimited:               "retry_later",
+		wire.ReasonRemoteUnavailable:         "retry_later",
+		wire.ReasonRemoteTimeout:             "retry_later",
+		wire.ReasonEmptyCatalog:              "check_provider",
+		wire.ReasonInvalidCatalog:            "check_provider",
+		wire.ReasonCatalogLimit:              "check_provider",
+	}
 	fake.Add("sameorigin-target", fakeprovider.Success("m", "r"))
 	var provs []prov
 	for i := range cases {
@@ -100,7 +113,7 @@ func TestBlackBoxRefreshReasons(t *testing.T) {
 			outcome = wire.OutcomeRefreshed
 		}
 		res := checkRefresh(t, m, before, outcome, c.reason)
-		if res.CatalogRevision == nil || res.CatalogError != nil {
+		if res.CatalogRevision == nil || res.CatalogError != nil || res.Recovery != recoveries[c.reason] {
 			t.Errorf("%s: %s", c.name, m.Raw)
 		}
 		got := mustRead(t, cachePath(home, c.name))

@@ -124,3 +124,39 @@ func TestBlackBoxSelect(t *testing.T) {
 		t.Errorf("unknown guard: %s", m.Raw)
 	}
 }
+
+// The guard of a select stays current (the selection cannot change the
+// choices), so a second select may use it; a state.json that cannot be
+// written answers internal with the promised message and changes nothing
+// (docs/protocol.md §10.8.5).
+func TestBlackBoxSelectGuardAndWriteFailure(t *testing.T) {
+	t.Parallel()
+	ready := prov{id: "ready", typ: "ollama", base: "http://127.0.0.1:9", enabled: []string{"m", "n"}}
+	home := newHome(t, "", ready)
+	writeValidCache(t, home, ready, "m", "n")
+	statePath := filepath.Join(home, "state.json")
+	p := startBackend(t, home)
+	rev := catalogPage(t, p, nil).Revision
+	for _, model := range []string{"m", "n"} {
+		var res wire.SelectResult
+		p.MustCall(wire.MethodModelSelect, map[string]any{"provider": "ready", "model": model, "revision": rev}, &res)
+		if res.Revision != rev || res.Selection.Model != model {
+			t.Fatalf("select %s: %+v", model, res)
+		}
+	}
+	if err := os.Remove(statePath); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(statePath, "keep"), []byte("x")) // state.json is now a directory
+	m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "ready", "model": "m", "revision": rev})
+	if m.Code() != wire.CodeInternal || m.Error.Message != "The selection could not be saved; it is unchanged." {
+		t.Fatalf("select over an unwritable state.json: %s", m.Raw)
+	}
+	if got := mustRead(t, filepath.Join(statePath, "keep")); string(got) != "x" {
+		t.Errorf("state.json's directory changed: %q", got)
+	}
+	entries, _ := os.ReadDir(home)
+	if len(entries) != 3 {
+		t.Errorf("home holds %d entries, want config.toml, catalog and state.json only", len(entries))
+	}
+}

@@ -40,6 +40,11 @@ func TestBlackBoxCatalogStatusOrder(t *testing.T) {
 		{"valid", wire.CatalogAvailable, func(v []byte) []byte { return v }},
 		{"ancient", wire.CatalogAvailable, func(v []byte) []byte { return edit(v, "2026-11-01T00:00:00Z", "1970-01-01t00:00:00z") }},
 		{"future", wire.CatalogAvailable, func(v []byte) []byte { return edit(v, "2026-11-01T00:00:00Z", "2999-12-31T23:59:59.5+05:30") }},
+		{"leapsecond", wire.CatalogAvailable, func(v []byte) []byte { return edit(v, "2026-11-01T00:00:00Z", "2016-12-31T23:59:60Z") }},
+		{"commafraction", wire.CatalogInvalidSchema, func(v []byte) []byte { return edit(v, "2026-11-01T00:00:00Z", "2026-11-01T00:00:00,5Z") }},
+		{"offsethour24", wire.CatalogInvalidSchema, func(v []byte) []byte { return edit(v, "2026-11-01T00:00:00Z", "2026-11-01T00:00:00+24:00") }},
+		{"offsetminute60", wire.CatalogInvalidSchema, func(v []byte) []byte { return edit(v, "2026-11-01T00:00:00Z", "2026-11-01T00:00:00-05:60") }},
+		{"february30", wire.CatalogInvalidSchema, func(v []byte) []byte { return edit(v, "2026-11-01T00:00:00Z", "2026-02-30T00:00:00Z") }},
 		{"formatfirst", wire.CatalogInvalidFormat, func(v []byte) []byte {
 			return edit(v, `"scout.catalog.v1"`, `"scout.catalog.v2"`, `"provider":"formatfirst"`, `"provider":"other"`)
 		}},
@@ -85,8 +90,8 @@ func TestBlackBoxCatalogStatusOrder(t *testing.T) {
 			t.Errorf("%s: notice %q, status %+v", c.id, notices[c.id], ps)
 		}
 	}
-	if len(st.Choices) != 3 {
-		t.Errorf("choices %+v, want m of valid, ancient and future", st.Choices)
+	if len(st.Choices) != 4 {
+		t.Errorf("choices %+v, want m of valid, ancient, future and leapsecond", st.Choices)
 	}
 }
 

@@ -415,7 +415,7 @@ func TestUnreadableCachesFailCalls(t *testing.T) {
 	}
 	m, before := refresh(t, p, "okp")
 	res := checkRefresh(t, m, before, wire.OutcomeRefreshed, "")
-	if res.CatalogRevision != nil || res.CatalogError == nil || *res.CatalogError != "catalog_limit" {
+	if res.CatalogRevision != nil || res.CatalogError == nil || *res.CatalogError != "catalog_limit" || res.Recovery != "check_backend_home" {
 		t.Fatalf("rescan: %s", m.Raw)
 	}
 	if err := os.Remove(cachePath(home, "huge")); err != nil {

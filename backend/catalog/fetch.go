@@ -81,12 +81,13 @@ func newFetcher(o *HTTPOptions) *fetcher {
 }
 
 // sameOriginRedirect follows a redirect only within the origin (scheme,
-// host and port) of the first request, at most maxRedirects times.
+// host and port) of the first request, at most maxRedirects times. via
+// holds the requests already made, so the k-th redirect sees k of them.
 func sameOriginRedirect(req *http.Request, via []*http.Request) error {
 	if origin(req.URL) != origin(via[0].URL) {
 		return errCrossOrigin
 	}
-	if len(via) >= maxRedirects {
+	if len(via) > maxRedirects {
 		return errors.New("too many redirects")
 	}
 	return nil
