@@ -1,14 +1,13 @@
 package catalog
 
 import (
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/scoutdev/scout/backend/rfc3339"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -100,7 +99,7 @@ func schemaValid(doc *Cache, id string) bool {
 	if doc.Provider != id || !validFingerprint(doc.Fingerprint) || len(doc.Entries) > MaxModels {
 		return false
 	}
-	if !validTimestamp(doc.FetchedAt) {
+	if _, err := rfc3339.Parse(doc.FetchedAt); err != nil {
 		return false
 	}
 	for _, e := range doc.Entries {
@@ -109,31 +108,6 @@ func schemaValid(doc *Cache, id string) bool {
 		}
 	}
 	return true
-}
-
-// rfc3339 is the grammar of RFC 3339's date-time (section 5.6): "T" and "Z"
-// in either case, an optional fraction after a full stop, then "Z" or a
-// numeric offset. The ranges of the numbers are checked by validTimestamp.
-var rfc3339 = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$`)
-
-// validTimestamp reports whether s is an RFC 3339 date-time. Go's
-// time.RFC3339 layout is not used: it refuses lower-case "t" and "z" and a
-// leap second (":60"), which the RFC allows, and accepts a comma before the
-// fraction and offsets such as +24:00, which it does not.
-func validTimestamp(s string) bool {
-	m := rfc3339.FindStringSubmatch(s)
-	if m == nil {
-		return false
-	}
-	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
-	year, month, day := n(1), n(2), n(3)
-	if month < 1 || month > 12 || day < 1 || day > time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
-		return false
-	}
-	if n(4) > 23 || n(5) > 59 || n(6) > 60 {
-		return false
-	}
-	return m[7] == "" || n(7) <= 23 && n(8) <= 59
 }
 
 // EncodeCache serializes a catalog for p: entries sorted by id, fetched_at

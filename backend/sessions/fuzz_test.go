@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scoutdev/scout/backend/fsguard"
+	"github.com/scoutdev/scout/backend/rfc3339"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -23,7 +24,7 @@ func FuzzParseLock(f *testing.F) {
 		got := lockRenewed(data, mod)
 		var lf lockFile
 		if wire.Unmarshal(data, &lf) == nil {
-			if want, err := parseRFC3339(lf.RenewedAt); err == nil {
+			if want, err := rfc3339.Parse(lf.RenewedAt); err == nil {
 				if !got.Equal(want) {
 					t.Fatalf("renewed %v, the lock says %v", got, want)
 				}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/scoutdev/scout/backend/fsguard"
+	"github.com/scoutdev/scout/backend/rfc3339"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -49,7 +50,7 @@ func busy(dir *fsguard.Dir, id string, now time.Time) bool {
 func lockRenewed(data []byte, modTime time.Time) time.Time {
 	var lf lockFile
 	if wire.Unmarshal(data, &lf) == nil {
-		if t, err := parseRFC3339(lf.RenewedAt); err == nil {
+		if t, err := rfc3339.Parse(lf.RenewedAt); err == nil {
 			return t
 		}
 	}

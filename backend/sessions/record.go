@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/scoutdev/scout/backend/rfc3339"
 )
 
 // MaxRecordBytes bounds one history record (one line, its newline not
@@ -212,7 +214,7 @@ func (p *recordParser) stringMember(key, lit []byte, escaped bool, rec *Record) 
 // keepTS parses a "ts"; whether a bad one matters waits for the record's
 // type.
 func (p *recordParser) keepTS(s []byte) {
-	t, err := parseRFC3339(string(s))
+	t, err := rfc3339.Parse(string(s))
 	p.ts, p.hasTS = t, true
 	p.bad = p.bad || err != nil || !writableYear(t)
 }
