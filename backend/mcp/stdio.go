@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -23,7 +24,7 @@ const MaxFrameBytes = sdk.DefaultMaxLineLength
 // a client would stop the server. The guard answers such a line itself —
 // parse error (-32700) when it is not JSON, invalid request (-32600)
 // otherwise, with a null id — and hands the SDK only lines its own decoder
-// accepts. Batches are refused (MCP 2025-06-18 removed them); blank lines
+// accepts and requests whose id it answers as sent. Batches are refused (MCP 2025-06-18 removed them); blank lines
 // are skipped; a line over MaxFrameBytes is discarded in bounded memory and
 // answered invalid request. Lines may not hold raw newlines, as MCP's stdio
 // transport requires.
@@ -83,13 +84,40 @@ func guard(in io.Reader, pw *io.PipeWriter, w *frameWriter) {
 }
 
 // decodable reports whether the SDK's decoder takes line (valid JSON) as
-// one JSON-RPC message.
+// one JSON-RPC message, and can answer it if it is a request.
 func decodable(line []byte) bool {
 	if bytes.TrimLeft(line, " \t\r")[0] == '[' {
 		return false
 	}
-	_, err := jsonrpc.DecodeMessage(line)
-	return err == nil
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return false
+	}
+	_, isRequest := msg.(*jsonrpc.Request)
+	return !isRequest || answerableID(line)
+}
+
+// maxEchoedID bounds a numeric request id: the SDK reads ids as float64
+// and answers int64(id), which is the id it was sent only for an integer
+// of at most 2^53.
+const maxEchoedID = 1 << 53
+
+// answerableID reports whether the SDK would answer the request line
+// with the id it was sent. Its decoder truncates a number (1.5 is
+// answered as 1, 2^53+1 as 2^53) and takes "id":null for a notification,
+// never answered; MCP forbids a null id anyway. A line without an id is a
+// notification and needs none.
+func answerableID(line []byte) bool {
+	var members map[string]json.RawMessage // the last duplicate wins, as in the SDK
+	if json.Unmarshal(line, &members) != nil {
+		return false
+	}
+	id, ok := members["id"]
+	if !ok || id[0] == '"' {
+		return true
+	}
+	n, err := strconv.ParseInt(string(id), 10, 64)
+	return err == nil && -maxEchoedID <= n && n <= maxEchoedID
 }
 
 // readFrame reads one line without its newline. A line longer than
