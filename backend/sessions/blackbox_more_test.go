@@ -209,6 +209,7 @@ func TestStoreUnavailable(t *testing.T) {
 			p := e.start(t)
 			wantCode(t, discover(p, nil), wire.CodeDiscoveryUnavailable)
 			wantCode(t, p.Call(wire.MethodSessionList, nil), wire.CodeDiscoveryUnavailable)
+			wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "x"}), wire.CodeSessionInvalid)
 		})
 	}
 	t.Run("missing", func(t *testing.T) {
