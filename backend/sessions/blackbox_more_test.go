@@ -3,6 +3,7 @@ package sessions_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -302,5 +303,34 @@ func TestDiscoverExtension(t *testing.T) {
 	res := q.Initialize(wire.MethodSessionDiscover)
 	if res.Extensions.SessionDiscover == nil || *res.Extensions.SessionDiscover != wire.DefaultDiscoverExtension {
 		t.Errorf("extension %+v", res.Extensions.SessionDiscover)
+	}
+}
+
+// TestAttachmentIdentity: session.new attaches unsaved-<24 hex digits>, a
+// new one each time, that session.open never finds; attaching the same
+// saved id again still makes a running scan stale (the attachment identity
+// is a counter, not the id); a failed open changes nothing, so the scan
+// goes on. docs/protocol.md §10.7.6.
+func TestAttachmentIdentity(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sessionstest.MustWrite(t, e.store, sessionstest.Many(150, "s", e.ws, sessionstest.History{})...)
+	p := e.start(t)
+	unsaved := regexp.MustCompile(`^unsaved-[0-9a-f]{24}$`)
+	var a, b wire.SessionNewResult
+	p.MustCall(wire.MethodSessionNew, nil, &a)
+	p.MustCall(wire.MethodSessionNew, nil, &b)
+	if !unsaved.MatchString(a.Attachment.SessionID) || a.Attachment.SessionID == b.Attachment.SessionID {
+		t.Errorf("session.new ids %q and %q", a.Attachment.SessionID, b.Attachment.SessionID)
+	}
+	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": b.Attachment.SessionID}), wire.CodeNotFound)
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "s-0000"}, nil)
+	running := firstPage(t, p).Cursor
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "s-0000"}, nil)
+	wantCode(t, discover(p, running), wire.CodeStaleRevision)
+	running = firstPage(t, p).Cursor
+	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "missing"}), wire.CodeNotFound)
+	if m := discover(p, running); m.Error != nil {
+		t.Errorf("after a failed open the scan answered %.100s", m.Raw)
 	}
 }
