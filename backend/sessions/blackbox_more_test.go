@@ -334,3 +334,44 @@ func TestAttachmentIdentity(t *testing.T) {
 		t.Errorf("after a failed open the scan answered %.100s", m.Raw)
 	}
 }
+
+// TestHistoryChangingWhileRead: a history that keeps changing while
+// session.list or session.open reads it (an agent appending without pause)
+// is read again up to 3 times, then session.list answers stale_revision
+// and session.open session_invalid; once the writer stops, both serve it.
+// docs/protocol.md §10.7.4 and §10.7.6.
+func TestHistoryChangingWhileRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	path := filepath.Join(e.store, "live.jsonl")
+	record := `{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","text":"` + strings.Repeat("x", 1000) + `"}` + "\n"
+	writeFiles(t, e.store, map[string]string{"live.jsonl": strings.Repeat(record, 20000)}) // 20 MB: a read takes a while
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				f.WriteString(`{"type":"tick"}` + "\n")
+			}
+		}
+	}()
+	p := e.start(t)
+	wantCode(t, p.Call(wire.MethodSessionList, nil), wire.CodeStaleRevision)
+	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "live"}), wire.CodeSessionInvalid)
+	close(stop)
+	<-stopped
+	var list wire.SessionListResult
+	p.MustCall(wire.MethodSessionList, nil, &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].Records < 20000 {
+		t.Errorf("after the writer stopped: %+v", list.Sessions)
+	}
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "live"}, nil)
+}
