@@ -286,6 +286,15 @@ func TestRead(t *testing.T) {
 			t.Errorf("endLine %v: %+v", end, r)
 		}
 	}
+	// Line numbers are integers by value, and null is absent.
+	r = read(map[string]any{"path": "big.txt", "startLine": json.RawMessage("2999.0"), "endLine": nil})
+	if r.Content != big[2998*101:] || r.ReturnedLines != 2 {
+		t.Errorf("startLine 2999.0, endLine null: %+v", r)
+	}
+	r = read(map[string]any{"path": "big.txt", "startLine": nil, "endLine": json.RawMessage("2e0")})
+	if r.Content != big[:2*101] || r.ReturnedLines != 2 {
+		t.Errorf("startLine null, endLine 2e0: %+v", r)
+	}
 }
 
 // TestRefusalsAreIdentical: every path the policy does not show gets the
