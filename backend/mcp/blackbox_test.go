@@ -383,12 +383,15 @@ func TestOtherFailuresNameTheProblem(t *testing.T) {
 	}
 }
 
-// TestUnservableEntries: as uid 65534, an unreadable file and folder and
+// TestUnservableEntries: as uid 65534, an unreadable file, a folder
+// without read or without search permission (and what is inside it) and
 // both links of a hard-linked file are neither listed nor read, with the
 // one hidden answer.
 func TestUnservableEntries(t *testing.T) {
 	t.Parallel()
-	dir := makefs.MustMake(t, "ok.txt << ok", "locked.txt << secret", "locked/ mode 0000", "locked/x << secret", "hard << secret")
+	dir := makefs.MustMake(t, "ok.txt << ok", "locked.txt << secret", "locked/ mode 0000", "locked/x << secret", "hard << secret",
+		"unsearchable/ mode 0644", "unsearchable/x << secret", // read, no search
+		"unreadable/ mode 0711", "unreadable/x << secret") // search, no read
 	must(t, os.Chmod(filepath.Join(dir, "locked.txt"), 0))
 	must(t, os.Link(filepath.Join(dir, "hard"), filepath.Join(dir, "hard2")))
 	asuser.Share(dir)
@@ -402,7 +405,7 @@ func TestUnservableEntries(t *testing.T) {
 	// Each tool, given the other tool's kind of entry, must not say "is a
 	// directory" or "not a directory" either: that would tell that the
 	// unservable entry exists.
-	for _, p := range []string{"locked.txt", "locked", "locked/x", "hard", "hard2"} {
+	for _, p := range []string{"locked.txt", "locked", "locked/x", "hard", "hard2", "unsearchable", "unsearchable/x", "unreadable", "unreadable/x"} {
 		if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": p})); got != missing {
 			t.Errorf("read %q: %s", p, got)
 		}
