@@ -421,3 +421,43 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestPolicyFollowsTheBackendsConfiguration: scout mcp applies
+// .scout/config.toml only while the SHA-256 workspace.trust recorded
+// matches (a changed file is untrusted again, until trusted anew), and a
+// broken config.toml in the backend home hides everything.
+// docs/protocol.md §10.9.5 "Policy".
+func TestPolicyFollowsTheBackendsConfiguration(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, ".scout/config.toml << [files]\ndeny = [\"private/**\"]\n", "private/plan.txt << secret", "ok.txt << ok")
+	home := filepath.Join(t.TempDir(), "home")
+	served := func() []string {
+		t.Helper()
+		return paths(list(t, connect(t, dir, "SCOUT_HOME="+home), map[string]any{"recursive": true}))
+	}
+	all := []string{".scout/", ".scout/config.toml", "ok.txt", "private/", "private/plan.txt"}
+	if got := served(); !slices.Equal(got, all) {
+		t.Errorf("untrusted: %q", got)
+	}
+	trust(t, dir, home)
+	if got := served(); !slices.Equal(got, []string{".scout/", ".scout/config.toml", "ok.txt", "private/"}) {
+		t.Errorf("trusted: %q", got)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".scout", "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteString("# edited\n")
+	must(t, err)
+	must(t, f.Close())
+	if got := served(); !slices.Equal(got, all) {
+		t.Errorf("changed after trust: %q", got)
+	}
+	must(t, os.WriteFile(filepath.Join(home, "config.toml"), []byte("[files\n"), 0o644))
+	cs := connect(t, dir, "SCOUT_HOME="+home)
+	if got := paths(list(t, cs, map[string]any{"recursive": true})); len(got) != 0 {
+		t.Errorf("broken config.toml: listed %q", got)
+	}
+	missing := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "missing"}))
+	if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "ok.txt"})); got != missing {
+		t.Errorf("broken config.toml: read ok.txt %s", got)
+	}
+}
