@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,28 +25,78 @@ const MaxFrameBytes = sdk.DefaultMaxLineLength
 // a client would stop the server. The guard answers such a line itself —
 // parse error (-32700) when it is not JSON, invalid request (-32600)
 // otherwise, with a null id — and hands the SDK only lines its own decoder
-// accepts and requests whose id it answers as sent. Batches are refused (MCP 2025-06-18 removed them); blank lines
-// are skipped; a line over MaxFrameBytes is discarded in bounded memory and
-// answered invalid request. Lines may not hold raw newlines, as MCP's stdio
-// transport requires.
+// accepts and requests whose id it answers as sent. Batches are refused
+// (MCP 2025-06-18 removed them); blank lines are skipped; a line over
+// MaxFrameBytes is discarded in bounded memory and answered invalid
+// request. Lines may not hold raw newlines, as MCP's stdio transport
+// requires.
+//
+// The SDK also drops every request in flight when its input ends, so
+// `printf '...' | scout mcp` used to print nothing. At end of input the
+// guard therefore waits, at most eofAnswerWait, until the SDK has answered
+// every request it was handed, and only then lets it see the end.
 func Stdio(in io.Reader, out io.Writer) sdk.Transport {
-	w := &frameWriter{w: out}
+	w := &frameWriter{w: out, answered: make(chan struct{}, 1)}
 	pr, pw := io.Pipe()
 	go guard(in, pw, w)
 	return &sdk.IOTransport{Reader: pr, Writer: w}
 }
 
+// eofAnswerWait bounds the wait for answers at end of input: longer than
+// project_fs_list's 2,500 ms deadline, so a walk in progress still answers.
+const eofAnswerWait = 3 * time.Second
+
 // frameWriter serializes the SDK's messages and the guard's answers (the
-// SDK writes each message with its newline in one Write).
+// SDK writes each message with its newline in one Write), and counts the
+// requests handed to the SDK that it has not answered yet.
 type frameWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	pending  int
+	answered chan struct{} // signalled when pending drops
 }
 
 func (f *frameWriter) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.w.Write(p)
+	n, err := f.w.Write(p)
+	if msg, derr := jsonrpc.DecodeMessage(p); derr == nil && f.pending > 0 {
+		if _, ok := msg.(*jsonrpc.Response); ok {
+			f.pending--
+			select {
+			case f.answered <- struct{}{}:
+			default:
+			}
+		}
+	}
+	return n, err
+}
+
+// expectAnswer counts a request about to be handed to the SDK.
+func (f *frameWriter) expectAnswer() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pending++
+}
+
+// awaitAnswers waits until every request handed to the SDK is answered,
+// or eofAnswerWait has passed.
+func (f *frameWriter) awaitAnswers() {
+	deadline := time.NewTimer(eofAnswerWait)
+	defer deadline.Stop()
+	for {
+		f.mu.Lock()
+		n := f.pending
+		f.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-f.answered:
+		case <-deadline.C:
+			return
+		}
+	}
 }
 
 // Close leaves the underlying writer (stdout) open.
@@ -71,30 +122,43 @@ func guard(in io.Reader, pw *io.PipeWriter, w *frameWriter) {
 		case len(bytes.TrimSpace(line)) == 0:
 		case !json.Valid(line):
 			_, werr = w.Write(parseError)
-		case !decodable(line):
-			_, werr = w.Write(invalidRequest)
 		default:
+			call, ok := decode(line)
+			if !ok {
+				_, werr = w.Write(invalidRequest)
+				break
+			}
+			if call {
+				w.expectAnswer()
+			}
 			_, werr = pw.Write(append(line, '\n'))
 		}
 		if err != nil || werr != nil {
+			if werr == nil {
+				w.awaitAnswers()
+			}
 			pw.CloseWithError(err) // nil and io.EOF both read as end of input
 			return
 		}
 	}
 }
 
-// decodable reports whether the SDK's decoder takes line (valid JSON) as
-// one JSON-RPC message, and can answer it if it is a request.
-func decodable(line []byte) bool {
+// decode reports whether the SDK's decoder takes line (valid JSON) as one
+// JSON-RPC message it can answer if it is a request, and whether it is a
+// call (a request with an id, which the SDK answers).
+func decode(line []byte) (call, ok bool) {
 	if bytes.TrimLeft(line, " \t\r")[0] == '[' {
-		return false
+		return false, false
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		return false
+		return false, false
 	}
-	_, isRequest := msg.(*jsonrpc.Request)
-	return !isRequest || answerableID(line)
+	req, isRequest := msg.(*jsonrpc.Request)
+	if !isRequest {
+		return false, true
+	}
+	return req.IsCall(), answerableID(line)
 }
 
 // maxEchoedID bounds a numeric request id: the SDK reads ids as float64

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/scoutdev/scout/internal/makefs"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
@@ -43,6 +45,39 @@ func TestRequestIDsTheSDKCannotEcho(t *testing.T) {
 		want := `{"jsonrpc":"2.0","id":` + id + `,"result":{}}`
 		if m := p.Next(scouttest.DefaultTimeout); string(m.Raw) != want {
 			t.Errorf("id %s: answered %s, want %s", id, m.Raw, want)
+		}
+	}
+}
+
+// TestEndOfInputAnswersWhatWasRead: lines written in one go and followed
+// at once by end of input (`printf ... | scout mcp`) are all answered
+// before scout mcp exits 0; the SDK alone dropped every request still in
+// flight when its input ended, so such a script usually got nothing.
+func TestEndOfInputAnswersWhatWasRead(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a.txt << hello")
+	for i := range 3 {
+		p := scouttest.Start(t, scouttest.Options{
+			Dir:  dir,
+			Args: []string{"mcp"},
+			Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
+		})
+		p.Write([]byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+			`{"jsonrpc":"2.0","id":"list","method":"tools/call","params":{"name":"project_fs_list","arguments":{"recursive":true}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":"read","method":"tools/call","params":{"name":"project_fs_read","arguments":{"path":"a.txt"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":"ping","method":"ping"}`)) // the last line without its newline
+		p.CloseStdin()
+		start := time.Now()
+		code, msgs := p.Wait(scouttest.DefaultTimeout)
+		answered := map[string]bool{}
+		for _, m := range msgs {
+			if m.ID != nil && m.Error == nil {
+				answered[*m.ID] = true
+			}
+		}
+		if code != 0 || len(answered) != 4 || time.Since(start) > 2*time.Second {
+			t.Errorf("run %d: exit %d after %v, answered %v, want init, list, read and ping at once", i, code, time.Since(start), answered)
 		}
 	}
 }
