@@ -489,12 +489,14 @@ func TestRowTitleAndCwd(t *testing.T) {
 		"empty":     {rec("meta", "", "", "") + user("x"), "x", wire.CwdUnverified},
 		"some":      {rec("meta", "", "", "") + rec("user", e.ws, "text", "x"), "x", wire.CwdVerified},
 		"skipped":   {rec("checkpoint", "/elsewhere", "", "") + rec("user", e.ws, "text", "x"), "x", wire.CwdVerified},
+		"cleaned":   {rec("meta", e.ws+"/missing/..", "", "") + user("x"), "x", wire.CwdVerified}, // no such directory: compared after Clean
 	}
 	others := map[string]string{
 		"relative": rec("meta", ".", "", ""),
 		"sub":      rec("meta", e.ws+"/sub", "", ""),
 		"later":    rec("meta", e.ws, "", "") + rec("user", "/elsewhere", "text", "x"),
 		"gone":     rec("meta", e.ws+"-gone", "", ""),
+		"long":     rec("meta", e.ws+strings.Repeat("/", 4097-len(e.ws)), "", ""), // the workspace once cleaned, but over 4,096 bytes
 	}
 	files := map[string]string{}
 	for id, r := range rows {
