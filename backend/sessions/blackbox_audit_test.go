@@ -98,11 +98,16 @@ func TestBackendHomeDefaults(t *testing.T) {
 	xdg := filepath.Dir(home("xdg", t.TempDir(), "scout"))
 	user := t.TempDir()
 	home("user", user, ".local", "share", "scout")
+	linked := filepath.Join(t.TempDir(), "linked") // the user may reach the home through a symlink
+	if err := os.Symlink(scout, linked); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		env  []string
 		want string
 	}{
 		{[]string{"SCOUT_HOME=" + scout, "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "scout"},
+		{[]string{"SCOUT_HOME=" + linked, "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "scout"},
 		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "xdg"},
 		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=", "HOME=" + user}, "user"},
 		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=relative", "HOME=" + user}, "user"},
