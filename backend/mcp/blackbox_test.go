@@ -461,3 +461,38 @@ func TestPolicyFollowsTheBackendsConfiguration(t *testing.T) {
 		t.Errorf("broken config.toml: read ok.txt %s", got)
 	}
 }
+
+// TestListedPathsFitAPathArgument: project_fs_list leaves out an entry
+// whose path is over 4,096 bytes, since no path argument can name it
+// (project_fs_read would answer it hidden); it listed such entries.
+func TestListedPathsFitAPathArgument(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	comp := strings.Repeat("a", 255)
+	var rels []string // rels[i]: the folder i+1 levels deep, each holding f
+	root, err := os.OpenRoot(dir)
+	must(t, err)
+	for rel := ""; len(rels) < 17; { // level by level: the whole path is over PATH_MAX
+		must(t, root.Mkdir(comp, 0o755))
+		next, err := root.OpenRoot(comp)
+		must(t, err)
+		root.Close()
+		root = next
+		must(t, root.WriteFile("f", []byte("x"), 0o644))
+		rel = strings.TrimPrefix(rel+"/"+comp, "/")
+		rels = append(rels, rel)
+	}
+	root.Close()
+	cs := connect(t, dir)
+	// 15 levels are 3,839 bytes: f (3,841) and the 16th folder (4,095) fit.
+	if got := paths(list(t, cs, map[string]any{"dir": rels[14]})); !slices.Equal(got, []string{rels[15] + "/", rels[14] + "/f"}) {
+		t.Errorf("15 levels deep: %d entries", len(got))
+	}
+	// 16 levels are 4,095 bytes: f (4,097) and the 17th folder do not.
+	if got := paths(list(t, cs, map[string]any{"dir": rels[15]})); len(got) != 0 {
+		t.Errorf("16 levels deep: listed %d entries", len(got))
+	}
+	if res := call(t, cs, mcp.ToolRead, map[string]any{"path": rels[15] + "/f"}); text(res) != "no such file or directory" {
+		t.Errorf("read of a 4,097-byte path: %s", text(res))
+	}
+}
