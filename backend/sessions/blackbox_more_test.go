@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
@@ -336,7 +337,8 @@ func TestAttachmentIdentity(t *testing.T) {
 }
 
 // TestHistoryChangingWhileRead: a history that keeps changing while
-// session.list or session.open reads it (an agent appending without pause)
+// session.list or session.open reads it (an agent appending a record every
+// 200 µs)
 // is read again up to 3 times, then session.list answers stale_revision
 // and session.open session_invalid; once the writer stops, both serve it.
 // docs/protocol.md §10.7.4 and §10.7.6.
@@ -358,7 +360,7 @@ func TestHistoryChangingWhileRead(t *testing.T) {
 			select {
 			case <-stop:
 				return
-			default:
+			case <-time.After(200 * time.Microsecond): // far slower than a read, which must end
 				f.WriteString(`{"type":"tick"}` + "\n")
 			}
 		}
