@@ -60,16 +60,22 @@ func (f *frameWriter) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n, err := f.w.Write(p)
-	if msg, derr := jsonrpc.DecodeMessage(p); derr == nil && f.pending > 0 {
-		if _, ok := msg.(*jsonrpc.Response); ok {
-			f.pending--
-			select {
-			case f.answered <- struct{}{}:
-			default:
-			}
+	if f.pending > 0 && isResponse(p) {
+		f.pending--
+		select {
+		case f.answered <- struct{}{}:
+		default:
 		}
 	}
 	return n, err
+}
+
+// isResponse reports whether the message p answers a request (the guard's
+// own answers, of id null, do not decode as one).
+func isResponse(p []byte) bool {
+	msg, err := jsonrpc.DecodeMessage(p)
+	_, ok := msg.(*jsonrpc.Response)
+	return err == nil && ok
 }
 
 // expectAnswer counts a request about to be handed to the SDK.
