@@ -221,3 +221,26 @@ func TestHostileWorkspaceListing(t *testing.T) {
 		}
 	}
 }
+
+// TestDebugHooks: the page-byte and id-lifetime hooks act only with
+// SCOUT_DEBUG_METHODS=1, and initialize reports the protocol's values
+// either way. docs/protocol.md §10.9.4.
+func TestDebugHooks(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a.txt << a", "b.txt << b", "c.txt << c", "d.txt << d", "e.txt << e")
+	hooks := []string{"SCOUT_DEBUG_LIST_PAGE_BYTES=600", "SCOUT_DEBUG_REF_TTL_MS=1", "SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")}
+	for _, debug := range []bool{false, true} {
+		p := scouttest.Start(t, scouttest.Options{Dir: dir, Debug: debug, Env: hooks})
+		res := p.Initialize(wire.MethodProjectList, wire.MethodProjectRead)
+		if res.Extensions.ProjectList == nil || *res.Extensions.ProjectList != wire.DefaultListExtension {
+			t.Errorf("debug %v: project.list extension %+v", debug, res.Extensions.ProjectList)
+		}
+		var pg wire.ListResult
+		p.MustCall(wire.MethodProjectList, listRef(wire.RootRef), &pg)
+		time.Sleep(20 * time.Millisecond) // past the 1 ms lifetime for sure
+		read := p.Call(wire.MethodProjectRead, readRef(pg.Entries[0].ID))
+		if bounded, expired := pg.NextRef != "", read.Code() == wire.CodeNotFound; bounded != debug || expired != debug {
+			t.Errorf("debug %v: %d entries with next_ref %v, read %.80s", debug, len(pg.Entries), bounded, read.Raw)
+		}
+	}
+}

@@ -286,6 +286,15 @@ func TestRead(t *testing.T) {
 			t.Errorf("endLine %v: %+v", end, r)
 		}
 	}
+	// Line numbers are integers by value, and null is absent.
+	r = read(map[string]any{"path": "big.txt", "startLine": json.RawMessage("2999.0"), "endLine": nil})
+	if r.Content != big[2998*101:] || r.ReturnedLines != 2 {
+		t.Errorf("startLine 2999.0, endLine null: %+v", r)
+	}
+	r = read(map[string]any{"path": "big.txt", "startLine": nil, "endLine": json.RawMessage("2e0")})
+	if r.Content != big[:2*101] || r.ReturnedLines != 2 {
+		t.Errorf("startLine null, endLine 2e0: %+v", r)
+	}
 }
 
 // TestRefusalsAreIdentical: every path the policy does not show gets the
@@ -374,12 +383,15 @@ func TestOtherFailuresNameTheProblem(t *testing.T) {
 	}
 }
 
-// TestUnservableEntries: as uid 65534, an unreadable file and folder and
+// TestUnservableEntries: as uid 65534, an unreadable file, a folder
+// without read or without search permission (and what is inside it) and
 // both links of a hard-linked file are neither listed nor read, with the
 // one hidden answer.
 func TestUnservableEntries(t *testing.T) {
 	t.Parallel()
-	dir := makefs.MustMake(t, "ok.txt << ok", "locked.txt << secret", "locked/ mode 0000", "locked/x << secret", "hard << secret")
+	dir := makefs.MustMake(t, "ok.txt << ok", "locked.txt << secret", "locked/ mode 0000", "locked/x << secret", "hard << secret",
+		"unsearchable/ mode 0644", "unsearchable/x << secret", // read, no search
+		"unreadable/ mode 0711", "unreadable/x << secret") // search, no read
 	must(t, os.Chmod(filepath.Join(dir, "locked.txt"), 0))
 	must(t, os.Link(filepath.Join(dir, "hard"), filepath.Join(dir, "hard2")))
 	asuser.Share(dir)
@@ -393,7 +405,7 @@ func TestUnservableEntries(t *testing.T) {
 	// Each tool, given the other tool's kind of entry, must not say "is a
 	// directory" or "not a directory" either: that would tell that the
 	// unservable entry exists.
-	for _, p := range []string{"locked.txt", "locked", "locked/x", "hard", "hard2"} {
+	for _, p := range []string{"locked.txt", "locked", "locked/x", "hard", "hard2", "unsearchable", "unsearchable/x", "unreadable", "unreadable/x"} {
 		if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": p})); got != missing {
 			t.Errorf("read %q: %s", p, got)
 		}
@@ -407,5 +419,80 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPolicyFollowsTheBackendsConfiguration: scout mcp applies
+// .scout/config.toml only while the SHA-256 workspace.trust recorded
+// matches (a changed file is untrusted again, until trusted anew), and a
+// broken config.toml in the backend home hides everything.
+// docs/protocol.md §10.9.5 "Policy".
+func TestPolicyFollowsTheBackendsConfiguration(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, ".scout/config.toml << [files]\ndeny = [\"private/**\"]\n", "private/plan.txt << secret", "ok.txt << ok")
+	home := filepath.Join(t.TempDir(), "home")
+	served := func() []string {
+		t.Helper()
+		return paths(list(t, connect(t, dir, "SCOUT_HOME="+home), map[string]any{"recursive": true}))
+	}
+	all := []string{".scout/", ".scout/config.toml", "ok.txt", "private/", "private/plan.txt"}
+	if got := served(); !slices.Equal(got, all) {
+		t.Errorf("untrusted: %q", got)
+	}
+	trust(t, dir, home)
+	if got := served(); !slices.Equal(got, []string{".scout/", ".scout/config.toml", "ok.txt", "private/"}) {
+		t.Errorf("trusted: %q", got)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".scout", "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteString("# edited\n")
+	must(t, err)
+	must(t, f.Close())
+	if got := served(); !slices.Equal(got, all) {
+		t.Errorf("changed after trust: %q", got)
+	}
+	must(t, os.WriteFile(filepath.Join(home, "config.toml"), []byte("[files\n"), 0o644))
+	cs := connect(t, dir, "SCOUT_HOME="+home)
+	if got := paths(list(t, cs, map[string]any{"recursive": true})); len(got) != 0 {
+		t.Errorf("broken config.toml: listed %q", got)
+	}
+	missing := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "missing"}))
+	if got := raw(t, call(t, cs, mcp.ToolRead, map[string]any{"path": "ok.txt"})); got != missing {
+		t.Errorf("broken config.toml: read ok.txt %s", got)
+	}
+}
+
+// TestListedPathsFitAPathArgument: project_fs_list leaves out an entry
+// whose path is over 4,096 bytes, since no path argument can name it
+// (project_fs_read would answer it hidden); it listed such entries.
+func TestListedPathsFitAPathArgument(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	comp := strings.Repeat("a", 255)
+	var rels []string // rels[i]: the folder i+1 levels deep, each holding f
+	root, err := os.OpenRoot(dir)
+	must(t, err)
+	for rel := ""; len(rels) < 17; { // level by level: the whole path is over PATH_MAX
+		must(t, root.Mkdir(comp, 0o755))
+		next, err := root.OpenRoot(comp)
+		must(t, err)
+		root.Close()
+		root = next
+		must(t, root.WriteFile("f", []byte("x"), 0o644))
+		rel = strings.TrimPrefix(rel+"/"+comp, "/")
+		rels = append(rels, rel)
+	}
+	root.Close()
+	cs := connect(t, dir)
+	// 15 levels are 3,839 bytes: f (3,841) and the 16th folder (4,095) fit.
+	if got := paths(list(t, cs, map[string]any{"dir": rels[14]})); !slices.Equal(got, []string{rels[15] + "/", rels[14] + "/f"}) {
+		t.Errorf("15 levels deep: %d entries", len(got))
+	}
+	// 16 levels are 4,095 bytes: f (4,097) and the 17th folder do not.
+	if got := paths(list(t, cs, map[string]any{"dir": rels[15]})); len(got) != 0 {
+		t.Errorf("16 levels deep: listed %d entries", len(got))
+	}
+	if res := call(t, cs, mcp.ToolRead, map[string]any{"path": rels[15] + "/f"}); text(res) != "no such file or directory" {
+		t.Errorf("read of a 4,097-byte path: %s", text(res))
 	}
 }

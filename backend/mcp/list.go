@@ -72,13 +72,18 @@ func (s *Server) list(ctx context.Context, _ *sdk.CallToolRequest, args ListArgs
 	return nil, result(shown(rel), walk), nil
 }
 
-// result fits the selection into maxResultBytes and sorts it by path.
+// result fits the selection into maxResultBytes and sorts it by path. An
+// entry whose path is longer than a path argument may be is left out, as
+// unservable: neither tool could be given it back.
 func result(dir string, walk files.WalkResult) ListResult {
-	entries := make([]ListEntry, len(walk.Entries))
-	for i, e := range walk.Entries {
-		entries[i] = ListEntry{Path: e.Path, Type: typeFile, Size: e.Size}
-		if e.Dir {
-			entries[i] = ListEntry{Path: e.Path, Type: typeDirectory}
+	entries := make([]ListEntry, 0, len(walk.Entries))
+	for _, e := range walk.Entries {
+		switch {
+		case len(e.Path) > maxPathBytes:
+		case e.Dir:
+			entries = append(entries, ListEntry{Path: e.Path, Type: typeDirectory})
+		default:
+			entries = append(entries, ListEntry{Path: e.Path, Type: typeFile, Size: e.Size})
 		}
 	}
 	keep, truncated := fit(dir, entries)

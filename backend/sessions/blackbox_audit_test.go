@@ -80,7 +80,9 @@ func startIn(t *testing.T, e env, env ...string) *scouttest.Proc {
 
 // TestBackendHomeDefaults: the store is $SCOUT_HOME/sessions, else
 // $XDG_DATA_HOME/scout/sessions, else $HOME/.local/share/scout/sessions
-// (DESIGN.md "The backend home"); a relative XDG_DATA_HOME is ignored.
+// (DESIGN.md "The backend home"); a relative XDG_DATA_HOME or HOME is
+// ignored, and a relative SCOUT_HOME leaves no home (the fallbacks are not
+// tried): the store is then unavailable.
 func TestBackendHomeDefaults(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -96,16 +98,28 @@ func TestBackendHomeDefaults(t *testing.T) {
 	xdg := filepath.Dir(home("xdg", t.TempDir(), "scout"))
 	user := t.TempDir()
 	home("user", user, ".local", "share", "scout")
+	linked := filepath.Join(t.TempDir(), "linked") // the user may reach the home through a symlink
+	if err := os.Symlink(scout, linked); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		env  []string
 		want string
 	}{
 		{[]string{"SCOUT_HOME=" + scout, "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "scout"},
+		{[]string{"SCOUT_HOME=" + linked, "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "scout"},
 		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=" + xdg, "HOME=" + user}, "xdg"},
 		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=", "HOME=" + user}, "user"},
 		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=relative", "HOME=" + user}, "user"},
+		{[]string{"SCOUT_HOME=relative", "XDG_DATA_HOME=" + xdg, "HOME=" + user}, ""},
+		{[]string{"SCOUT_HOME=", "XDG_DATA_HOME=", "HOME=relative"}, ""},
 	} {
 		p := startIn(t, e, tt.env...)
+		if tt.want == "" {
+			wantCode(t, p.Call(wire.MethodSessionList, nil), wire.CodeDiscoveryUnavailable)
+			wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "xdg"}), wire.CodeSessionInvalid)
+			continue
+		}
 		var res wire.SessionListResult
 		p.MustCall(wire.MethodSessionList, nil, &res)
 		if len(res.Sessions) != 1 || res.Sessions[0].ID != tt.want {
@@ -480,12 +494,14 @@ func TestRowTitleAndCwd(t *testing.T) {
 		"empty":     {rec("meta", "", "", "") + user("x"), "x", wire.CwdUnverified},
 		"some":      {rec("meta", "", "", "") + rec("user", e.ws, "text", "x"), "x", wire.CwdVerified},
 		"skipped":   {rec("checkpoint", "/elsewhere", "", "") + rec("user", e.ws, "text", "x"), "x", wire.CwdVerified},
+		"cleaned":   {rec("meta", e.ws+"/missing/..", "", "") + user("x"), "x", wire.CwdVerified}, // no such directory: compared after Clean
 	}
 	others := map[string]string{
 		"relative": rec("meta", ".", "", ""),
 		"sub":      rec("meta", e.ws+"/sub", "", ""),
 		"later":    rec("meta", e.ws, "", "") + rec("user", "/elsewhere", "text", "x"),
 		"gone":     rec("meta", e.ws+"-gone", "", ""),
+		"long":     rec("meta", e.ws+strings.Repeat("/", 4097-len(e.ws)), "", ""), // the workspace once cleaned, but over 4,096 bytes
 	}
 	files := map[string]string{}
 	for id, r := range rows {
@@ -584,5 +600,41 @@ func TestSessionParams(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRecordLineShape: a record line is one strict JSON object with only
+// JSON whitespace (space, tab, carriage return) around it, and "v" is the
+// number 1 written as 1; docs/protocol.md §10.7.2.
+func TestRecordLineShape(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const rec = `"type":"user","ts":"2026-01-02T03:04:05Z","text":"hello"}`
+	valid := map[string]string{
+		"leading":     " \t{\"v\":1," + rec + "\r\n",
+		"crlf":        `{"v":1,` + rec + "\r\n",
+		"versionless": `{` + rec + "\n",
+	}
+	malformed := map[string]string{
+		"fraction":  `{"v":1.0,` + rec + "\n",
+		"exponent":  `{"v":1e0,` + rec + "\n",
+		"string":    `{"v":"1",` + rec + "\n",
+		"formfeed":  `{"v":1,` + rec + "\f\n",
+		"blank":     `{"v":1,` + rec + "\n\n" + `{"v":1,` + rec + "\n",
+		"spaceline": `{"v":1,` + rec + "\n \n",
+	}
+	for _, histories := range []map[string]string{valid, malformed} {
+		for id, content := range histories {
+			writeFiles(t, e.store, map[string]string{id + ".jsonl": content})
+		}
+	}
+	res, rows := listRows(t, e)
+	for id := range valid {
+		if r, ok := rows[id]; !ok || r.Records != 1 || r.Title != "hello" {
+			t.Errorf("%s: row %+v (present %v), want one record titled hello", id, r, ok)
+		}
+	}
+	if len(rows) != len(valid) || res.Notices.SessionsOmittedInvalid != int64(len(malformed)) {
+		t.Errorf("rows %v, notices %+v: want %d omitted as invalid", rows, res.Notices, len(malformed))
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/scouttest"
 )
 
 // writeLines writes a history of n records of exactly size bytes each
@@ -108,5 +109,50 @@ func TestDiscoverPageBytes(t *testing.T) {
 	}
 	if got := pages[0].Sessions[0].Title; got != title {
 		t.Errorf("title of %d bytes, want the whole title", len(got))
+	}
+}
+
+// TestRowTooLargeForAPage: a row whose encoding cannot fit a 32,768-byte
+// page on its own is discovery_page_bytes for session.discover and
+// session.list and session_invalid for session.open; one byte less and all
+// three serve it. session.list and session.open used to serve any title
+// under 32 KiB, however large its row (escaped quotes double it).
+func TestRowTooLargeForAPage(t *testing.T) {
+	t.Parallel()
+	const ts = "2026-01-02T03:04:05Z"
+	empty, err := wire.Marshal(wire.SessionRow{
+		ID: "big", CreatedAt: "2026-01-02T03:04:05.000Z", UpdatedAt: "2026-01-02T03:04:05.000Z",
+		Cwd: wire.CwdUnverified, Records: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := 32768 - len("[]") - len(empty) // title bytes of the largest row that fits
+	for _, tc := range []struct {
+		name, title string
+		fit         bool
+	}{
+		{"largest", strings.Repeat("x", fits), true},
+		{"one over", strings.Repeat("x", fits+1), false},
+		{"escaped", strings.Repeat(`\"`, fits/2+1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			writeFiles(t, e.store, map[string]string{
+				"big.jsonl": `{"v":1,"type":"title","ts":"` + ts + `","title":"` + tc.title + `"}` + "\n",
+			})
+			p := e.start(t)
+			answers := []scouttest.Msg{discover(p, nil), p.Call(wire.MethodSessionList, nil), p.Call(wire.MethodSessionOpen, map[string]any{"id": "big"})}
+			want := []wire.Code{wire.CodeDiscoveryPageBytes, wire.CodeDiscoveryPageBytes, wire.CodeSessionInvalid}
+			for i, m := range answers {
+				if tc.fit {
+					want[i] = ""
+				}
+				if m.Code() != want[i] {
+					t.Errorf("answer %d: %.100s, want code %q", i, m.Raw, want[i])
+				}
+			}
+		})
 	}
 }

@@ -3,9 +3,11 @@ package sessions_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
@@ -209,6 +211,7 @@ func TestStoreUnavailable(t *testing.T) {
 			p := e.start(t)
 			wantCode(t, discover(p, nil), wire.CodeDiscoveryUnavailable)
 			wantCode(t, p.Call(wire.MethodSessionList, nil), wire.CodeDiscoveryUnavailable)
+			wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "x"}), wire.CodeSessionInvalid)
 		})
 	}
 	t.Run("missing", func(t *testing.T) {
@@ -302,4 +305,75 @@ func TestDiscoverExtension(t *testing.T) {
 	if res.Extensions.SessionDiscover == nil || *res.Extensions.SessionDiscover != wire.DefaultDiscoverExtension {
 		t.Errorf("extension %+v", res.Extensions.SessionDiscover)
 	}
+}
+
+// TestAttachmentIdentity: session.new attaches unsaved-<24 hex digits>, a
+// new one each time, that session.open never finds; attaching the same
+// saved id again still makes a running scan stale (the attachment identity
+// is a counter, not the id); a failed open changes nothing, so the scan
+// goes on. docs/protocol.md §10.7.6.
+func TestAttachmentIdentity(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sessionstest.MustWrite(t, e.store, sessionstest.Many(150, "s", e.ws, sessionstest.History{})...)
+	p := e.start(t)
+	unsaved := regexp.MustCompile(`^unsaved-[0-9a-f]{24}$`)
+	var a, b wire.SessionNewResult
+	p.MustCall(wire.MethodSessionNew, nil, &a)
+	p.MustCall(wire.MethodSessionNew, nil, &b)
+	if !unsaved.MatchString(a.Attachment.SessionID) || a.Attachment.SessionID == b.Attachment.SessionID {
+		t.Errorf("session.new ids %q and %q", a.Attachment.SessionID, b.Attachment.SessionID)
+	}
+	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": b.Attachment.SessionID}), wire.CodeNotFound)
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "s-0000"}, nil)
+	running := firstPage(t, p).Cursor
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "s-0000"}, nil)
+	wantCode(t, discover(p, running), wire.CodeStaleRevision)
+	running = firstPage(t, p).Cursor
+	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "missing"}), wire.CodeNotFound)
+	if m := discover(p, running); m.Error != nil {
+		t.Errorf("after a failed open the scan answered %.100s", m.Raw)
+	}
+}
+
+// TestHistoryChangingWhileRead: a history that keeps changing while
+// session.list or session.open reads it (an agent appending a record every
+// 200 µs)
+// is read again up to 3 times, then session.list answers stale_revision
+// and session.open session_invalid; once the writer stops, both serve it.
+// docs/protocol.md §10.7.4 and §10.7.6.
+func TestHistoryChangingWhileRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	path := filepath.Join(e.store, "live.jsonl")
+	record := `{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","text":"` + strings.Repeat("x", 1000) + `"}` + "\n"
+	writeFiles(t, e.store, map[string]string{"live.jsonl": strings.Repeat(record, 20000)}) // 20 MB: a read takes a while
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Microsecond): // far slower than a read, which must end
+				f.WriteString(`{"type":"tick"}` + "\n")
+			}
+		}
+	}()
+	p := e.start(t)
+	wantCode(t, p.Call(wire.MethodSessionList, nil), wire.CodeStaleRevision)
+	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "live"}), wire.CodeSessionInvalid)
+	close(stop)
+	<-stopped
+	var list wire.SessionListResult
+	p.MustCall(wire.MethodSessionList, nil, &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].Records < 20000 {
+		t.Errorf("after the writer stopped: %+v", list.Sessions)
+	}
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "live"}, nil)
 }

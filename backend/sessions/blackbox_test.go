@@ -102,8 +102,9 @@ func progressWords(pages []wire.DiscoverResult) []string {
 // history of 10,001 records each with an explicit cwd, this workspace's
 // chat and a legacy history. Discovery returns the two rows, the foreign
 // history is excluded at its first record (no history_work pause) and
-// counted as another directory's, never as invalid, and empty validation
-// pages end with complete:true.
+// counted as another directory's, never as invalid, the first page pauses
+// on directory_work (256 names read), and empty validation pages end with
+// complete:true.
 func TestDiscoverThisWorkspaceOnly(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -131,6 +132,9 @@ func TestDiscoverThisWorkspaceOnly(t *testing.T) {
 		t.Errorf("last page %+v", last)
 	}
 	words := progressWords(pages)
+	if !strings.HasPrefix(words[0], wire.ProgressDirectoryWork) {
+		t.Errorf("the first request read 256 names but paused with %v", words)
+	}
 	if !slices.Contains(words, wire.ProgressInventoryValidation+":0") {
 		t.Errorf("no empty validation page: %v", words)
 	}

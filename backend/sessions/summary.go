@@ -101,10 +101,20 @@ func (s *summary) row(id string, busy bool) (wire.SessionRow, error) {
 	if s.sawCwd {
 		cwd = wire.CwdVerified
 	}
-	return wire.SessionRow{
+	row := wire.SessionRow{
 		ID: id, Title: string(title), Cwd: cwd, Busy: busy, Records: s.records,
 		CreatedAt: formatTime(s.first), UpdatedAt: formatTime(s.last),
-	}, nil
+	}
+	return row, fitsPage(row)
+}
+
+// fitsPage is errRowTooLarge when row alone cannot fit a page: a title
+// shorter than maxTitleBytes still can, with the row's other members and
+// its escapes. session.list and session.open refuse such a row as
+// session.discover does, since their rows are the same.
+func fitsPage(row wire.SessionRow) error {
+	_, err := newPage().add(row)
+	return err
 }
 
 // formatTime writes a history time as every protocol time: UTC, RFC 3339

@@ -1,0 +1,83 @@
+package mcp_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/scoutdev/scout/internal/makefs"
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+// TestRequestIDsTheSDKCannotEcho: the real `scout mcp` answers a request
+// whose id the SDK would not give back as sent with -32600 and id null,
+// and keeps serving. The SDK reads ids as float64 and answers int64(id):
+// 1.5 came back as 1 and 2^53+1 as 2^53, so a client correlated the
+// answer with another request; "id":null was taken for a notification and
+// never answered (MCP forbids a null id).
+func TestRequestIDsTheSDKCannotEcho(t *testing.T) {
+	t.Parallel()
+	p := scouttest.Start(t, scouttest.Options{
+		Args: []string{"mcp"},
+		Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
+	})
+	p.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	p.Await("init")
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	const invalid = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
+	for i, id := range []string{`1.5`, `1e0`, `-2.0`, `9007199254740993`, `-9007199254740993`, `1e300`, `null`} {
+		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		ping := fmt.Sprintf("ping-%d", i)
+		p.Send(`{"jsonrpc":"2.0","id":"` + ping + `","method":"ping"}`)
+		_, before := p.Await(ping)
+		if len(before) != 1 || string(before[0].Raw) != invalid {
+			var got []string
+			for _, m := range before {
+				got = append(got, string(m.Raw))
+			}
+			t.Errorf("id %s: answered %q, want only %s", id, got, invalid)
+		}
+	}
+	// Ids the SDK echoes exactly are served.
+	for _, id := range []string{`7`, `-3`, `9007199254740992`, `"s"`} {
+		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		want := `{"jsonrpc":"2.0","id":` + id + `,"result":{}}`
+		if m := p.Next(scouttest.DefaultTimeout); string(m.Raw) != want {
+			t.Errorf("id %s: answered %s, want %s", id, m.Raw, want)
+		}
+	}
+}
+
+// TestEndOfInputAnswersWhatWasRead: lines written in one go and followed
+// at once by end of input (`printf ... | scout mcp`) are all answered
+// before scout mcp exits 0; the SDK alone dropped every request still in
+// flight when its input ended, so such a script usually got nothing.
+func TestEndOfInputAnswersWhatWasRead(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a.txt << hello")
+	for i := range 3 {
+		p := scouttest.Start(t, scouttest.Options{
+			Dir:  dir,
+			Args: []string{"mcp"},
+			Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
+		})
+		p.Write([]byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+			`{"jsonrpc":"2.0","id":"list","method":"tools/call","params":{"name":"project_fs_list","arguments":{"recursive":true}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":"read","method":"tools/call","params":{"name":"project_fs_read","arguments":{"path":"a.txt"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":"ping","method":"ping"}`)) // the last line without its newline
+		p.CloseStdin()
+		start := time.Now()
+		code, msgs := p.Wait(scouttest.DefaultTimeout)
+		answered := map[string]bool{}
+		for _, m := range msgs {
+			if m.ID != nil && m.Error == nil {
+				answered[*m.ID] = true
+			}
+		}
+		if code != 0 || len(answered) != 4 || time.Since(start) > 2*time.Second {
+			t.Errorf("run %d: exit %d after %v, answered %v, want init, list, read and ping at once", i, code, time.Since(start), answered)
+		}
+	}
+}
