@@ -250,6 +250,47 @@ func TestIgnoreFilesAboveTheWorkspace(t *testing.T) {
 	}
 }
 
+// TestIgnoreFileBound (§10.6.1): an ignore file over 1 MiB contributes its
+// first MiB up to the last complete line; one of exactly 1 MiB is read in
+// full, its last line complete without a newline, as git reads it.
+func TestIgnoreFileBound(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	// filler is n bytes of comment lines.
+	filler := func(n int) string {
+		var b strings.Builder
+		for ; n > 100; n -= 100 {
+			b.WriteString("#" + strings.Repeat("x", 98) + "\n")
+		}
+		b.WriteString("#" + strings.Repeat("x", n-2) + "\n")
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, gitignore string
+		want            []string
+	}{
+		// b.txt ends at byte 1 MiB exactly, without a newline.
+		{"exactly 1 MiB", "a.txt\n" + filler(mib-6-5) + "b.txt", []string{".gitignore", "c.txt"}},
+		// b.txt's line ends at byte 1 MiB; c.txt lies beyond.
+		{"line ends at the bound", "a.txt\n" + filler(mib-6-6) + "b.txt\nc.txt\n", []string{".gitignore", "c.txt"}},
+		// b.txt's line crosses the bound: it is not read as "b.t".
+		{"line crosses the bound", "a.txt\n" + filler(mib-6-3) + "b.txt\nc.txt\n", []string{".gitignore", "b.txt", "c.txt"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := makefs.MustMake(t, "a.txt", "b.txt", "c.txt", "b.t")
+			if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(c.gitignore), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := append([]string{"b.t"}, c.want...)
+			slices.Sort(want)
+			if got := scannedFiles(t, dir); !slices.Equal(got, want) {
+				t.Errorf("project.files lists %q, want %q", got, want)
+			}
+		})
+	}
+}
+
 func gitInit(t *testing.T, dir string) {
 	t.Helper()
 	cmd := exec.Command("git", "init", "-q")

@@ -234,20 +234,20 @@ func compile(line string, domain []string) pattern {
 // readIgnoreFile reads one ignore file of d. A missing, unsafe (symlink,
 // special file) or unreadable ignore file contributes nothing, as in git.
 func readIgnoreFile(d *fsguard.Dir, name string) []byte {
-	f, info, err := d.OpenFile(name)
+	f, _, err := d.OpenFile(name)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	n := min(info.Size, maxIgnoreBytes)
-	data, err := io.ReadAll(io.LimitReader(f, n))
+	// One byte past the bound tells a file of exactly maxIgnoreBytes, whose
+	// last line is complete even without a newline, from a longer one.
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreBytes+1))
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil
 	}
-	if int64(len(data)) == maxIgnoreBytes {
-		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-			data = data[:i+1]
-		}
+	if len(data) > maxIgnoreBytes {
+		data = data[:maxIgnoreBytes]
+		data = data[:bytes.LastIndexByte(data, '\n')+1]
 	}
 	return data
 }
