@@ -573,6 +573,30 @@ func TestWorkspaceTrustFailureKeepsReservations(t *testing.T) {
 	}
 }
 
+// TestTrustProviderIDCollision (§10.6.3): a project provider may not reuse
+// an id of config.toml; trust fails naming the key path, and the credential
+// file stays reserved.
+func TestTrustProviderIDCollision(t *testing.T) {
+	t.Parallel()
+	project := "[[providers]]\nid = \"mine\"\ntype = \"ollama\"\n" +
+		"[[providers]]\nid = \"local\"\ntype = \"ollama\"\ncredential_file = \"keys/local-token.json\"\n"
+	dir := makefs.MustMake(t, trustFixture(project)...)
+	home := filepath.Join(t.TempDir(), "home")
+	if err := makefs.Make(filepath.Dir(home), "home/config.toml << [[providers]]\nid = \"local\"\ntype = \"ollama\"\n"); err != nil {
+		t.Fatal(err)
+	}
+	p := startIn(t, dir, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+	if m := p.Call(wire.MethodWorkspaceTrust, map[string]any{}); m.Code() != wire.CodeTrustFailed {
+		t.Fatalf("trust: %s", m.Raw)
+	}
+	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(p.Stderr(), want) {
+		t.Errorf("stderr %q does not name %q", p.Stderr(), want)
+	}
+	if r := scanFiles(t, p, dir); r.has("keys/local-token.json") || !r.has("keys/other.txt") {
+		t.Errorf("after the failed trust: %q", r.paths())
+	}
+}
+
 func TestTrustCancelsRunningScan(t *testing.T) {
 	t.Parallel()
 	dir := makefs.MustMake(t, trustFixture(trustConfig)...)
