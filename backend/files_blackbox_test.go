@@ -656,3 +656,28 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 		t.Fatalf("stderr: %q", p.Stderr())
 	}
 }
+
+// TestBrokenUserConfigNamesTheKey (§10.6.4): a model id with a control
+// character, C1 included, breaks config.toml like any other error: nothing
+// is visible and stderr names the key path, never the value.
+func TestBrokenUserConfigNamesTheKey(t *testing.T) {
+	t.Parallel()
+	for name, model := range map[string]string{"C0": `a\u0001b`, "DEL": `a\u007fb`, "C1": `a\u0085b`} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := makefs.MustMake(t, "a.go")
+			home := filepath.Join(t.TempDir(), "home")
+			config := "home/config.toml << [[providers]]\nid = \"p\"\ntype = \"ollama\"\nenabled_models = [\"" + model + "\"]\n"
+			if err := makefs.Make(filepath.Dir(home), config); err != nil {
+				t.Fatal(err)
+			}
+			p := startIn(t, dir, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+			if r := scanFiles(t, p, dir); len(r.Entries) != 0 {
+				t.Errorf("broken config.toml: %q", r.paths())
+			}
+			if !strings.Contains(p.Stderr(), "config.toml: providers[1].enabled_models: ") {
+				t.Errorf("stderr: %q", p.Stderr())
+			}
+		})
+	}
+}
