@@ -250,6 +250,22 @@ func TestIgnoreFilesAboveTheWorkspace(t *testing.T) {
 	}
 }
 
+// TestWorkspaceInsideAnIgnoredDirectory (§10.6.1): git lists nothing in an
+// ignored directory, but a workspace there is not hidden as a whole: each
+// entry is decided by its own path.
+func TestWorkspaceInsideAnIgnoredDirectory(t *testing.T) {
+	t.Parallel()
+	top := makefs.MustMake(t, ".gitignore << build/\n*.log\n", "build/out/main.go", "build/out/a.log", "build/out/sub/b.go")
+	gitInit(t, top)
+	ws := filepath.Join(top, "build", "out")
+	if git := gitListed(t, ws); len(git) != 0 {
+		t.Fatalf("the oracle: git lists %q in an ignored directory", git)
+	}
+	if got, want := scannedFiles(t, ws), []string{"main.go", "sub/b.go"}; !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q, want %q", got, want)
+	}
+}
+
 // TestIgnoreFileBound (§10.6.1): an ignore file over 1 MiB contributes its
 // first MiB up to the last complete line; one of exactly 1 MiB is read in
 // full, its last line complete without a newline, as git reads it.
