@@ -213,6 +213,23 @@ func TestIgnoreIdiomsMatchGit(t *testing.T) {
 	}
 }
 
+// TestBracketExpressionsMatchGit: bracket expressions and escapes match as
+// git's wildmatch matches them, not as filepath.Match: "[!x]" negates, a
+// "]" first and a "-" last are members, POSIX classes, escaped trailing
+// spaces, and "?" is one byte.
+func TestBracketExpressionsMatchGit(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t,
+		".gitignore << x.l[!o]g\n[a-]\n[]q]\n[[:digit:]]\nsp\\ \\ \n?.txt\n",
+		"x.log", "x.lag", "a", "-", "b", "]", "q", "r", "7", "sp", "sp ", "sp  ", "é.txt", "e.txt",
+		"d/[z-a]/.gitignore << [z-a]\n[[:nope:]]\n[[:a]\n", "d/[z-a]/z", "d/[z-a]/m", "d/[z-a]/:", "d/[z-a]/n",
+	)
+	gitInit(t, dir)
+	if got, want := scannedFiles(t, dir), gitListed(t, dir); !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q\ngit lists %q", got, want)
+	}
+}
+
 // TestIgnoreFilesAboveTheWorkspace: a workspace inside a repository, below
 // its top (`cd pkg && scout`), hides what the repository's ignore files
 // above it hide, and its .git/info/exclude, exactly as git does there.
@@ -319,13 +336,13 @@ func gitInit(t *testing.T, dir string) {
 // gitListed is what git lists in dir as untracked and not ignored, sorted.
 func gitListed(t *testing.T, dir string) []string {
 	t.Helper()
-	cmd := exec.Command("git", "ls-files", "--others", "--exclude-standard")
+	cmd := exec.Command("git", "ls-files", "--others", "--exclude-standard", "-z")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
-	files := strings.Fields(string(out))
+	files := strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
 	slices.Sort(files)
 	return files
 }
