@@ -574,6 +574,32 @@ func TestWorkspaceTrust(t *testing.T) {
 	}
 }
 
+// TestTrustedFileThatNoLongerValidates (§10.6.3): at start, a trusted
+// .scout/config.toml whose SHA-256 matches but which no longer validates
+// (its provider id now collides with config.toml's) is not applied, yet its
+// deny globs and credential files are protected.
+func TestTrustedFileThatNoLongerValidates(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture(trustConfig)...)
+	home := filepath.Join(t.TempDir(), "home")
+	p := startIn(t, dir, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+	p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, nil)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[[providers]]\nid = \"local\"\ntype = \"ollama\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p2 := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + home}})
+	if init := p2.Initialize(wire.MethodProjectFiles); init.Workspace != (wire.Workspace{Generation: 1, Trust: wire.TrustUntrusted}) {
+		t.Fatalf("workspace = %+v", init.Workspace)
+	}
+	r := scanFiles(t, p2, dir)
+	if r.has("private/notes.txt") || r.has("keys/local-token.json") || !r.has("keys/other.txt") {
+		t.Errorf("snapshot: %q", r.paths())
+	}
+	if !strings.Contains(p2.Stderr(), "not applied") {
+		t.Errorf("stderr: %q", p2.Stderr())
+	}
+}
+
 func invalidations(t *testing.T, msgs []scouttest.Msg) []int64 {
 	var out []int64
 	for _, m := range msgs {
