@@ -255,6 +255,9 @@ func TestDuplicateActiveID(t *testing.T) {
 	}
 	p.Request("dup", wire.MethodStatus, nil)
 	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeDuplicateRequestID, ptr("dup"))
+	// §10.2: the duplicate id is found before the method is looked up.
+	p.Request("dup", "no.such", nil)
+	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeDuplicateRequestID, ptr("dup"))
 	// The active one is unaffected and finishes normally; then the id is free.
 	m := p.Next(scouttest.DefaultTimeout)
 	if m.ID == nil || *m.ID != "dup" || m.Error != nil {
