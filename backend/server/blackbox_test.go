@@ -346,11 +346,11 @@ func TestRequestLimit(t *testing.T) {
 	t.Parallel()
 	p := startDebug(t)
 	p.Initialize(wire.MethodCancel) // request 1
-	// Requests 2..4096, written in bursts so at most a few are outstanding.
+	// Requests 2..4088, written in bursts so at most a few are outstanding.
 	const burst = 4
-	for n := 2; n <= 4096; n += burst {
+	for n := 2; n <= 4088; n += burst {
 		var ids []string
-		for i := n; i < n+burst && i <= 4096; i++ {
+		for i := n; i < n+burst && i <= 4088; i++ {
 			id := fmt.Sprint("r", i)
 			ids = append(ids, id)
 			p.Request(id, "debug.sleep", map[string]any{"ms": 0})
@@ -359,6 +359,14 @@ func TestRequestLimit(t *testing.T) {
 			if m, _ := p.Await(id); m.Error != nil {
 				t.Fatalf("request %s: %s", id, m.Raw)
 			}
+		}
+	}
+	// Requests 4089..4096 hold every auxiliary slot: the next one meets the
+	// request limit before the kind's admission (§10.2), so it is not busy.
+	for i := 4089; i <= 4096; i++ {
+		p.Request(fmt.Sprint("r", i), "debug.sleep", map[string]any{"ms": 60000})
+		if m := p.Next(scouttest.DefaultTimeout); m.Method != wire.NotifyCommandStarted {
+			t.Fatalf("request %d: %s", i, m.Raw)
 		}
 	}
 	m := p.Call("debug.sleep", map[string]any{"ms": 0})
