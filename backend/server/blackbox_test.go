@@ -294,6 +294,9 @@ func TestAdmissionLimitAndStatusWhileStuck(t *testing.T) {
 		if len(st.Active) != 8 || st.Active[0].RequestID != "s0" || st.Active[0].Method != "debug.sleep" {
 			t.Fatalf("active = %+v", st.Active)
 		}
+		if st.RequestsAdmitted != 9 { // initialize and the eight; busy is not admitted
+			t.Fatalf("requests_admitted = %d, want 9", st.RequestsAdmitted)
+		}
 	}
 	// Cancelling a stuck request answers it at once, but its worker keeps the
 	// slot until it really returns.
