@@ -690,9 +690,14 @@ func TestNoLocalConfig(t *testing.T) {
 	dir := makefs.MustMake(t, "a")
 	p := startIn(t, dir, scouttest.Options{})
 	var tr wire.TrustResult
-	m := p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, &tr)
-	if tr.Generation != 1 || tr.Trust != wire.TrustNoLocalConfig {
+	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
+	m, msgs := p.Await("t1")
+	m.Decode(t, &tr)
+	if tr.Generation != 1 || tr.Trust != wire.TrustNoLocalConfig || tr.ConfigurationReload != "" {
 		t.Fatalf("trust = %s", m.Raw)
+	}
+	if inv := invalidations(t, msgs); len(inv) != 0 {
+		t.Fatalf("no_local_config wrote invalidations %v", inv)
 	}
 	if c := p.Call(wire.MethodProjectFiles, map[string]any{"x": 1}); c.Code() != wire.CodeInvalidParams {
 		t.Fatalf("project.files with a member: %s", c.Raw)
