@@ -600,6 +600,19 @@ func TestTrustedFileThatNoLongerValidates(t *testing.T) {
 	}
 }
 
+// TestTrustWithoutProviders (§10.6.3): configuration_reload is present only
+// when the adopted file declares a provider.
+func TestTrustWithoutProviders(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture("[files]\ndeny = [\"private/**\"]\n")...)
+	p := startIn(t, dir, scouttest.Options{})
+	var tr wire.TrustResult
+	m := p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, &tr)
+	if tr.Generation != 2 || tr.Trust != wire.TrustTrusted || strings.Contains(string(m.Raw), "configuration_reload") {
+		t.Fatalf("trust = %s", m.Raw)
+	}
+}
+
 func invalidations(t *testing.T, msgs []scouttest.Msg) []int64 {
 	var out []int64
 	for _, m := range msgs {
