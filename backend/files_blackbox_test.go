@@ -1,6 +1,7 @@
 package backend_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -610,6 +611,69 @@ func TestTrustWithoutProviders(t *testing.T) {
 	m := p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, &tr)
 	if tr.Generation != 2 || tr.Trust != wire.TrustTrusted || strings.Contains(string(m.Raw), "configuration_reload") {
 		t.Fatalf("trust = %s", m.Raw)
+	}
+}
+
+// TestTrustedJSON (§10.6.3): trusted.json is mode 0600 and holds the
+// symlink-resolved root, newest last, at most 4,096 (oldest dropped); a
+// broken one makes the workspace untrusted and is rewritten by the next trust.
+func TestTrustedJSON(t *testing.T) {
+	t.Parallel()
+	real := makefs.MustMake(t, trustFixture("[files]\ndeny = [\"private/**\"]\n")...)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	type store struct {
+		Format     string `json:"format"`
+		Workspaces []struct {
+			Root   string `json:"root"`
+			SHA256 string `json:"sha256"`
+		} `json:"workspaces"`
+	}
+	// A full store of other workspaces, then a broken one.
+	var full strings.Builder
+	full.WriteString(`{"format":"scout.trusted.v1","workspaces":[`)
+	for i := range 4096 {
+		if i > 0 {
+			full.WriteString(",")
+		}
+		fmt.Fprintf(&full, `{"root":"/w%d","sha256":"%064d"}`, i, i)
+	}
+	full.WriteString("]}")
+	for _, seed := range []string{full.String(), "{broken"} {
+		if err := os.MkdirAll(home, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, "trusted.json"), []byte(seed), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := startIn(t, link, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+		p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, nil)
+		info, err := os.Stat(filepath.Join(home, "trusted.json"))
+		if err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("trusted.json: %v %v", info.Mode(), err)
+		}
+		data, _ := os.ReadFile(filepath.Join(home, "trusted.json"))
+		var st store
+		if err := json.Unmarshal(data, &st); err != nil || st.Format != "scout.trusted.v1" {
+			t.Fatalf("trusted.json %q: %v", data, err)
+		}
+		n := len(st.Workspaces)
+		if last := st.Workspaces[n-1]; last.Root != real || len(last.SHA256) != 64 {
+			t.Errorf("newest entry %+v, want root %s", last, real)
+		}
+		switch seed {
+		case "{broken":
+			if n != 1 {
+				t.Errorf("rewritten store holds %d entries", n)
+			}
+		default:
+			if n != 4096 || st.Workspaces[0].Root != "/w1" {
+				t.Errorf("full store: %d entries, first %q", n, st.Workspaces[0].Root)
+			}
+		}
 	}
 }
 
