@@ -145,6 +145,14 @@ func TestOversizedFrames(t *testing.T) {
 	// One byte over the bound.
 	p.Send(`{"jsonrpc":"2.0","id":"over","method":"status","x":"` + strings.Repeat("a", pad+1) + `"}`)
 	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeInvalidRequest, nil)
+	// §10.1: an oversized line is answered once its newline is read, not
+	// when it passes the bound.
+	p.Write(bytes.Repeat([]byte("x"), 2*wire.MaxFrameBytes))
+	if m, ok := p.TryNext(300 * time.Millisecond); ok {
+		t.Fatalf("answered before the newline: %s", m.Raw)
+	}
+	p.Write([]byte("\n"))
+	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeInvalidRequest, nil)
 	// A 1 MiB line, then a 10 MiB line with no newline inside it.
 	for _, size := range []int{1 << 20, 10 << 20} {
 		chunk := bytes.Repeat([]byte("x"), 64<<10)
