@@ -677,6 +677,39 @@ func TestTrustedJSON(t *testing.T) {
 	}
 }
 
+// TestTrustUnsafeLocalConfig (§10.6.3): any entry at .scout/config.toml
+// makes the workspace untrusted, and trusting a symlink, a directory, a
+// special file or a file over 1 MiB fails; a file of exactly 1 MiB is
+// trusted.
+func TestTrustUnsafeLocalConfig(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	sized := func(n int) string {
+		head := "[files]\ndeny = [\"main.go\"]\n"
+		return ".scout/config.toml << " + head + "#" + strings.Repeat("x", n-len(head)-2) + "\n"
+	}
+	for name, entry := range map[string]string{
+		"symlink":       ".scout/config.toml => ../main.go",
+		"directory":     ".scout/config.toml/",
+		"fifo":          ".scout/config.toml|",
+		"over 1 MiB":    sized(mib + 1),
+		"exactly 1 MiB": sized(mib),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := makefs.MustMake(t, entry, "main.go")
+			p := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")}})
+			if init := p.Initialize(wire.MethodWorkspaceTrust); init.Workspace.Trust != wire.TrustUntrusted {
+				t.Fatalf("workspace = %+v", init.Workspace)
+			}
+			m := p.Call(wire.MethodWorkspaceTrust, map[string]any{})
+			if ok := name == "exactly 1 MiB"; ok != (m.Error == nil) || (!ok && m.Code() != wire.CodeTrustFailed) {
+				t.Fatalf("trust: %s", m.Raw)
+			}
+		})
+	}
+}
+
 func invalidations(t *testing.T, msgs []scouttest.Msg) []int64 {
 	var out []int64
 	for _, m := range msgs {
