@@ -217,12 +217,14 @@ func TestIgnoreIdiomsMatchGit(t *testing.T) {
 // TestBracketExpressionsMatchGit: bracket expressions and escapes match as
 // git's wildmatch matches them, not as filepath.Match: "[!x]" negates, a
 // "]" first and a "-" last are members, POSIX classes, escaped trailing
-// spaces, and "?" is one byte.
+// spaces, "?" is one byte, a "/" inside brackets does not split the
+// pattern and an escaped "/" does.
 func TestBracketExpressionsMatchGit(t *testing.T) {
 	t.Parallel()
 	dir := makefs.MustMake(t,
-		".gitignore << x.l[!o]g\n[a-]\n[]q]\n[[:digit:]]\nsp\\ \\ \n?.txt\n",
+		".gitignore << x.l[!o]g\n[a-]\n[]q]\n[[:digit:]]\nsp\\ \\ \n?.txt\n[k/l]\nm\\/n\n",
 		"x.log", "x.lag", "a", "-", "b", "]", "q", "r", "7", "sp", "sp ", "sp  ", "é.txt", "e.txt",
+		"k", "l", "s/k", "m/n", "m/o",
 		"d/[z-a]/.gitignore << [z-a]\n[[:nope:]]\n[[:a]\n", "d/[z-a]/z", "d/[z-a]/m", "d/[z-a]/:", "d/[z-a]/n",
 	)
 	gitInit(t, dir)

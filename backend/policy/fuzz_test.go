@@ -63,6 +63,8 @@ func TestMatchComps(t *testing.T) {
 		{"a/**/b", "a/b", true}, {"a/**/b", "a/x/y/b", true}, {"a/**/b", "a/x/y/b/c", false}, {"a/**/b", "a/bb", false},
 		{"**/a/**/a/b", "a/a/a/b", true}, {"**/a/**/a/b", "a/b", false},
 		{"x**y/z", "xaby/z", true}, {"x**y/z", "xa/by/z", false}, {"a/[bc]", "a/c", true}, {"a/[", "a/[", false},
+		{"[a/b]", "a", true}, {"[a/b]", "b", true}, {"[a/b]", "a/b", false}, {"[x/]/y", "x/y", true},
+		{"a\\/b", "a/b", true}, {"a[/]b", "a/b", false}, {"[a/b", "a", false},
 	}
 	for _, tc := range cases {
 		p := compile("/"+tc.pat, nil)

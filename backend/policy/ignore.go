@@ -214,7 +214,7 @@ func compile(line string, domain []string) pattern {
 		return p
 	}
 	literal := true
-	for _, c := range strings.Split(strings.TrimPrefix(body, "/"), "/") {
+	for _, c := range splitPattern(strings.TrimPrefix(body, "/")) {
 		if c == "**" && len(p.comps) > 0 && p.comps[len(p.comps)-1] == "**" {
 			continue // "**/**" is "**"
 		}

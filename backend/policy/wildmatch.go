@@ -12,6 +12,33 @@ func matchGlob(pat, name string) bool {
 	return wildmatch(pat, name) == wmMatch
 }
 
+// splitPattern splits a path pattern into its components at each "/"
+// outside a bracket expression: "[a/b]" is one component, a class that (like
+// every class in git's path matching) never matches "/". An escaped "/"
+// matches a "/" in git, so it separates components too: "a\\/b" is a/b.
+func splitPattern(body string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '\\':
+			if i+1 < len(body) && body[i+1] == '/' {
+				out = append(out, body[start:i])
+				start = i + 2
+			}
+			i++
+		case '[':
+			if rest, _, ok := matchClass(body[i+1:], 0); ok {
+				i = len(body) - len(rest) // the closing "]"
+			}
+		case '/':
+			out = append(out, body[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, body[start:])
+}
+
 // Results of wildmatch, as in git: wmAbortAll means no shorter match of an
 // enclosing "*" can succeed either.
 const (
