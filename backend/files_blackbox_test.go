@@ -598,8 +598,8 @@ func TestTrustedFileThatNoLongerValidates(t *testing.T) {
 	if r.has("private/notes.txt") || r.has("keys/local-token.json") || !r.has("keys/other.txt") {
 		t.Errorf("snapshot: %q", r.paths())
 	}
-	if !strings.Contains(p2.Stderr(), "not applied") {
-		t.Errorf("stderr: %q", p2.Stderr())
+	if stderr := awaitStderr(p2, "not applied"); !strings.Contains(stderr, "not applied") {
+		t.Errorf("stderr: %q", stderr)
 	}
 }
 
@@ -760,7 +760,7 @@ func TestTrustProviderIDCollision(t *testing.T) {
 	if m := p.Call(wire.MethodWorkspaceTrust, map[string]any{}); m.Code() != wire.CodeTrustFailed {
 		t.Fatalf("trust: %s", m.Raw)
 	}
-	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(p.Stderr(), want) {
+	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(awaitStderr(p, want), want) {
 		t.Errorf("stderr %q does not name %q", p.Stderr(), want)
 	}
 	if r := scanFiles(t, p, dir); r.has("keys/local-token.json") || !r.has("keys/other.txt") {
@@ -828,7 +828,7 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 	if len(r.Entries) != 0 {
 		t.Fatalf("broken config.toml: %q", r.paths())
 	}
-	if !strings.Contains(p.Stderr(), "config.toml: files.respect: unknown key") || strings.Contains(p.Stderr(), home) {
+	if stderr := awaitStderr(p, "config.toml: files.respect: unknown key"); !strings.Contains(stderr, "config.toml: files.respect: unknown key") || strings.Contains(stderr, home) {
 		t.Fatalf("stderr: %q", p.Stderr())
 	}
 }
@@ -851,9 +851,23 @@ func TestBrokenUserConfigNamesTheKey(t *testing.T) {
 			if r := scanFiles(t, p, dir); len(r.Entries) != 0 {
 				t.Errorf("broken config.toml: %q", r.paths())
 			}
-			if !strings.Contains(p.Stderr(), "config.toml: providers[1].enabled_models: ") {
+			if want := "config.toml: providers[1].enabled_models: "; !strings.Contains(awaitStderr(p, want), want) {
 				t.Errorf("stderr: %q", p.Stderr())
 			}
 		})
+	}
+}
+
+// awaitStderr returns the backend's stderr once it holds want, or what it
+// holds after the harness's timeout: stderr is read on its own pipe, so a
+// line written before a response may reach the test after it.
+func awaitStderr(p *scouttest.Proc, want string) string {
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for {
+		stderr := p.Stderr()
+		if strings.Contains(stderr, want) || time.Now().After(deadline) {
+			return stderr
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
