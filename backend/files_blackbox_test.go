@@ -363,6 +363,32 @@ func scannedFiles(t *testing.T, dir string) []string {
 	return files
 }
 
+// TestUnreadableWorkspaceRoot (§10.6.2): a workspace root that cannot be
+// opened makes nothing visible: entries [], truncated false, and the reason
+// on stderr without a path.
+func TestUnreadableWorkspaceRoot(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a.go", "src/b.go")
+	asuser.Share(dir)
+	if err := os.Chmod(dir, 0o111); err != nil { // traversable, not readable
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	home := filepath.Join(t.TempDir(), "home")
+	asuser.Share(filepath.Dir(home))
+	p := startIn(t, dir, scouttest.Options{Unprivileged: true, Env: []string{"SCOUT_HOME=" + home}})
+	r := scanFiles(t, p, dir)
+	if len(r.Entries) != 0 || r.Truncated || string(r.raw) == "" {
+		t.Fatalf("entries %q truncated %v", r.paths(), r.Truncated)
+	}
+	if !strings.Contains(string(r.raw), `"entries":[]`) {
+		t.Errorf("entries is not []: %s", r.raw)
+	}
+	if stderr := awaitStderr(p, "scout backend:"); !strings.Contains(stderr, "scout backend:") || strings.Contains(stderr, dir) {
+		t.Errorf("stderr: %q", stderr)
+	}
+}
+
 func TestUnreadableDirectoryDoesNotTruncate(t *testing.T) {
 	t.Parallel()
 	dir := makefs.MustMake(t, "locked/ mode 0000", "locked/x", "open/y")
