@@ -1,6 +1,7 @@
 package backend_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -213,6 +214,25 @@ func TestIgnoreIdiomsMatchGit(t *testing.T) {
 	}
 }
 
+// TestBracketExpressionsMatchGit: bracket expressions and escapes match as
+// git's wildmatch matches them, not as filepath.Match: "[!x]" negates, a
+// "]" first and a "-" last are members, POSIX classes, escaped trailing
+// spaces, "?" is one byte, a "/" inside brackets does not split the
+// pattern and an escaped "/" does.
+func TestBracketExpressionsMatchGit(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t,
+		".gitignore << x.l[!o]g\n[a-]\n[]q]\n[[:digit:]]\nsp\\ \\ \n?.txt\n[k/l]\nm\\/n\n",
+		"x.log", "x.lag", "a", "-", "b", "]", "q", "r", "7", "sp", "sp ", "sp  ", "é.txt", "e.txt",
+		"k", "l", "s/k", "m/n", "m/o",
+		"d/[z-a]/.gitignore << [z-a]\n[[:nope:]]\n[[:a]\n", "d/[z-a]/z", "d/[z-a]/m", "d/[z-a]/:", "d/[z-a]/n",
+	)
+	gitInit(t, dir)
+	if got, want := scannedFiles(t, dir), gitListed(t, dir); !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q\ngit lists %q", got, want)
+	}
+}
+
 // TestIgnoreFilesAboveTheWorkspace: a workspace inside a repository, below
 // its top (`cd pkg && scout`), hides what the repository's ignore files
 // above it hide, and its .git/info/exclude, exactly as git does there.
@@ -250,6 +270,63 @@ func TestIgnoreFilesAboveTheWorkspace(t *testing.T) {
 	}
 }
 
+// TestWorkspaceInsideAnIgnoredDirectory (§10.6.1): git lists nothing in an
+// ignored directory, but a workspace there is not hidden as a whole: each
+// entry is decided by its own path.
+func TestWorkspaceInsideAnIgnoredDirectory(t *testing.T) {
+	t.Parallel()
+	top := makefs.MustMake(t, ".gitignore << build/\n*.log\n", "build/out/main.go", "build/out/a.log", "build/out/sub/b.go")
+	gitInit(t, top)
+	ws := filepath.Join(top, "build", "out")
+	if git := gitListed(t, ws); len(git) != 0 {
+		t.Fatalf("the oracle: git lists %q in an ignored directory", git)
+	}
+	if got, want := scannedFiles(t, ws), []string{"main.go", "sub/b.go"}; !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q, want %q", got, want)
+	}
+}
+
+// TestIgnoreFileBound (§10.6.1): an ignore file over 1 MiB contributes its
+// first MiB up to the last complete line; one of exactly 1 MiB is read in
+// full, its last line complete without a newline, as git reads it.
+func TestIgnoreFileBound(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	// filler is n bytes of comment lines.
+	filler := func(n int) string {
+		var b strings.Builder
+		for ; n > 100; n -= 100 {
+			b.WriteString("#" + strings.Repeat("x", 98) + "\n")
+		}
+		b.WriteString("#" + strings.Repeat("x", n-2) + "\n")
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, gitignore string
+		want            []string
+	}{
+		// b.txt ends at byte 1 MiB exactly, without a newline.
+		{"exactly 1 MiB", "a.txt\n" + filler(mib-6-5) + "b.txt", []string{".gitignore", "c.txt"}},
+		// b.txt's line ends at byte 1 MiB; c.txt lies beyond.
+		{"line ends at the bound", "a.txt\n" + filler(mib-6-6) + "b.txt\nc.txt\n", []string{".gitignore", "c.txt"}},
+		// b.txt's line crosses the bound: it is not read as "b.t".
+		{"line crosses the bound", "a.txt\n" + filler(mib-6-3) + "b.txt\nc.txt\n", []string{".gitignore", "b.txt", "c.txt"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := makefs.MustMake(t, "a.txt", "b.txt", "c.txt", "b.t")
+			if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(c.gitignore), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := append([]string{"b.t"}, c.want...)
+			slices.Sort(want)
+			if got := scannedFiles(t, dir); !slices.Equal(got, want) {
+				t.Errorf("project.files lists %q, want %q", got, want)
+			}
+		})
+	}
+}
+
 func gitInit(t *testing.T, dir string) {
 	t.Helper()
 	cmd := exec.Command("git", "init", "-q")
@@ -262,13 +339,13 @@ func gitInit(t *testing.T, dir string) {
 // gitListed is what git lists in dir as untracked and not ignored, sorted.
 func gitListed(t *testing.T, dir string) []string {
 	t.Helper()
-	cmd := exec.Command("git", "ls-files", "--others", "--exclude-standard")
+	cmd := exec.Command("git", "ls-files", "--others", "--exclude-standard", "-z")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
-	files := strings.Fields(string(out))
+	files := strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
 	slices.Sort(files)
 	return files
 }
@@ -284,6 +361,32 @@ func scannedFiles(t *testing.T, dir string) []string {
 	}
 	slices.Sort(files)
 	return files
+}
+
+// TestUnreadableWorkspaceRoot (§10.6.2): a workspace root that cannot be
+// opened makes nothing visible: entries [], truncated false, and the reason
+// on stderr without a path.
+func TestUnreadableWorkspaceRoot(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a.go", "src/b.go")
+	asuser.Share(dir)
+	if err := os.Chmod(dir, 0o111); err != nil { // traversable, not readable
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	home := filepath.Join(t.TempDir(), "home")
+	asuser.Share(filepath.Dir(home))
+	p := startIn(t, dir, scouttest.Options{Unprivileged: true, Env: []string{"SCOUT_HOME=" + home}})
+	r := scanFiles(t, p, dir)
+	if len(r.Entries) != 0 || r.Truncated || string(r.raw) == "" {
+		t.Fatalf("entries %q truncated %v", r.paths(), r.Truncated)
+	}
+	if !strings.Contains(string(r.raw), `"entries":[]`) {
+		t.Errorf("entries is not []: %s", r.raw)
+	}
+	if stderr := awaitStderr(p, "scout backend:"); !strings.Contains(stderr, "scout backend:") || strings.Contains(stderr, dir) {
+		t.Errorf("stderr: %q", stderr)
+	}
 }
 
 func TestUnreadableDirectoryDoesNotTruncate(t *testing.T) {
@@ -500,6 +603,141 @@ func TestWorkspaceTrust(t *testing.T) {
 	}
 }
 
+// TestTrustedFileThatNoLongerValidates (§10.6.3): at start, a trusted
+// .scout/config.toml whose SHA-256 matches but which no longer validates
+// (its provider id now collides with config.toml's) is not applied, yet its
+// deny globs and credential files are protected.
+func TestTrustedFileThatNoLongerValidates(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture(trustConfig)...)
+	home := filepath.Join(t.TempDir(), "home")
+	p := startIn(t, dir, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+	p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, nil)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[[providers]]\nid = \"local\"\ntype = \"ollama\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p2 := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + home}})
+	if init := p2.Initialize(wire.MethodProjectFiles); init.Workspace != (wire.Workspace{Generation: 1, Trust: wire.TrustUntrusted}) {
+		t.Fatalf("workspace = %+v", init.Workspace)
+	}
+	r := scanFiles(t, p2, dir)
+	if r.has("private/notes.txt") || r.has("keys/local-token.json") || !r.has("keys/other.txt") {
+		t.Errorf("snapshot: %q", r.paths())
+	}
+	if stderr := awaitStderr(p2, "not applied"); !strings.Contains(stderr, "not applied") {
+		t.Errorf("stderr: %q", stderr)
+	}
+}
+
+// TestTrustWithoutProviders (§10.6.3): configuration_reload is present only
+// when the adopted file declares a provider.
+func TestTrustWithoutProviders(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture("[files]\ndeny = [\"private/**\"]\n")...)
+	p := startIn(t, dir, scouttest.Options{})
+	var tr wire.TrustResult
+	m := p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, &tr)
+	if tr.Generation != 2 || tr.Trust != wire.TrustTrusted || strings.Contains(string(m.Raw), "configuration_reload") {
+		t.Fatalf("trust = %s", m.Raw)
+	}
+}
+
+// TestTrustedJSON (§10.6.3): trusted.json is mode 0600 and holds the
+// symlink-resolved root, newest last, at most 4,096 (oldest dropped); a
+// broken one makes the workspace untrusted and is rewritten by the next trust.
+func TestTrustedJSON(t *testing.T) {
+	t.Parallel()
+	real := makefs.MustMake(t, trustFixture("[files]\ndeny = [\"private/**\"]\n")...)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	type store struct {
+		Format     string `json:"format"`
+		Workspaces []struct {
+			Root   string `json:"root"`
+			SHA256 string `json:"sha256"`
+		} `json:"workspaces"`
+	}
+	// A full store of other workspaces, then a broken one.
+	var full strings.Builder
+	full.WriteString(`{"format":"scout.trusted.v1","workspaces":[`)
+	for i := range 4096 {
+		if i > 0 {
+			full.WriteString(",")
+		}
+		fmt.Fprintf(&full, `{"root":"/w%d","sha256":"%064d"}`, i, i)
+	}
+	full.WriteString("]}")
+	for _, seed := range []string{full.String(), "{broken"} {
+		if err := os.MkdirAll(home, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, "trusted.json"), []byte(seed), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := startIn(t, link, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+		p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, nil)
+		info, err := os.Stat(filepath.Join(home, "trusted.json"))
+		if err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("trusted.json: %v %v", info.Mode(), err)
+		}
+		data, _ := os.ReadFile(filepath.Join(home, "trusted.json"))
+		var st store
+		if err := json.Unmarshal(data, &st); err != nil || st.Format != "scout.trusted.v1" {
+			t.Fatalf("trusted.json %q: %v", data, err)
+		}
+		n := len(st.Workspaces)
+		if last := st.Workspaces[n-1]; last.Root != real || len(last.SHA256) != 64 {
+			t.Errorf("newest entry %+v, want root %s", last, real)
+		}
+		switch seed {
+		case "{broken":
+			if n != 1 {
+				t.Errorf("rewritten store holds %d entries", n)
+			}
+		default:
+			if n != 4096 || st.Workspaces[0].Root != "/w1" {
+				t.Errorf("full store: %d entries, first %q", n, st.Workspaces[0].Root)
+			}
+		}
+	}
+}
+
+// TestTrustUnsafeLocalConfig (§10.6.3): any entry at .scout/config.toml
+// makes the workspace untrusted, and trusting a symlink, a directory, a
+// special file or a file over 1 MiB fails; a file of exactly 1 MiB is
+// trusted.
+func TestTrustUnsafeLocalConfig(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	sized := func(n int) string {
+		head := "[files]\ndeny = [\"main.go\"]\n"
+		return ".scout/config.toml << " + head + "#" + strings.Repeat("x", n-len(head)-2) + "\n"
+	}
+	for name, entry := range map[string]string{
+		"symlink":       ".scout/config.toml => ../main.go",
+		"directory":     ".scout/config.toml/",
+		"fifo":          ".scout/config.toml|",
+		"over 1 MiB":    sized(mib + 1),
+		"exactly 1 MiB": sized(mib),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := makefs.MustMake(t, entry, "main.go")
+			p := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")}})
+			if init := p.Initialize(wire.MethodWorkspaceTrust); init.Workspace.Trust != wire.TrustUntrusted {
+				t.Fatalf("workspace = %+v", init.Workspace)
+			}
+			m := p.Call(wire.MethodWorkspaceTrust, map[string]any{})
+			if ok := name == "exactly 1 MiB"; ok != (m.Error == nil) || (!ok && m.Code() != wire.CodeTrustFailed) {
+				t.Fatalf("trust: %s", m.Raw)
+			}
+		})
+	}
+}
+
 func invalidations(t *testing.T, msgs []scouttest.Msg) []int64 {
 	var out []int64
 	for _, m := range msgs {
@@ -529,6 +767,30 @@ func TestWorkspaceTrustFailureKeepsReservations(t *testing.T) {
 	r := scanFiles(t, p, dir)
 	if r.Generation != 2 || r.has("private/notes.txt") || r.has("keys/local-token.json") || !r.has("keys/other.txt") {
 		t.Fatalf("snapshot after failed trust: %q", r.paths())
+	}
+}
+
+// TestTrustProviderIDCollision (§10.6.3): a project provider may not reuse
+// an id of config.toml; trust fails naming the key path, and the credential
+// file stays reserved.
+func TestTrustProviderIDCollision(t *testing.T) {
+	t.Parallel()
+	project := "[[providers]]\nid = \"mine\"\ntype = \"ollama\"\n" +
+		"[[providers]]\nid = \"local\"\ntype = \"ollama\"\ncredential_file = \"keys/local-token.json\"\n"
+	dir := makefs.MustMake(t, trustFixture(project)...)
+	home := filepath.Join(t.TempDir(), "home")
+	if err := makefs.Make(filepath.Dir(home), "home/config.toml << [[providers]]\nid = \"local\"\ntype = \"ollama\"\n"); err != nil {
+		t.Fatal(err)
+	}
+	p := startIn(t, dir, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+	if m := p.Call(wire.MethodWorkspaceTrust, map[string]any{}); m.Code() != wire.CodeTrustFailed {
+		t.Fatalf("trust: %s", m.Raw)
+	}
+	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(awaitStderr(p, want), want) {
+		t.Errorf("stderr %q does not name %q", p.Stderr(), want)
+	}
+	if r := scanFiles(t, p, dir); r.has("keys/local-token.json") || !r.has("keys/other.txt") {
+		t.Errorf("after the failed trust: %q", r.paths())
 	}
 }
 
@@ -566,9 +828,14 @@ func TestNoLocalConfig(t *testing.T) {
 	dir := makefs.MustMake(t, "a")
 	p := startIn(t, dir, scouttest.Options{})
 	var tr wire.TrustResult
-	m := p.MustCall(wire.MethodWorkspaceTrust, map[string]any{}, &tr)
-	if tr.Generation != 1 || tr.Trust != wire.TrustNoLocalConfig {
+	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
+	m, msgs := p.Await("t1")
+	m.Decode(t, &tr)
+	if tr.Generation != 1 || tr.Trust != wire.TrustNoLocalConfig || tr.ConfigurationReload != "" {
 		t.Fatalf("trust = %s", m.Raw)
+	}
+	if inv := invalidations(t, msgs); len(inv) != 0 {
+		t.Fatalf("no_local_config wrote invalidations %v", inv)
 	}
 	if c := p.Call(wire.MethodProjectFiles, map[string]any{"x": 1}); c.Code() != wire.CodeInvalidParams {
 		t.Fatalf("project.files with a member: %s", c.Raw)
@@ -587,7 +854,46 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 	if len(r.Entries) != 0 {
 		t.Fatalf("broken config.toml: %q", r.paths())
 	}
-	if !strings.Contains(p.Stderr(), "config.toml: files.respect: unknown key") || strings.Contains(p.Stderr(), home) {
+	if stderr := awaitStderr(p, "config.toml: files.respect: unknown key"); !strings.Contains(stderr, "config.toml: files.respect: unknown key") || strings.Contains(stderr, home) {
 		t.Fatalf("stderr: %q", p.Stderr())
+	}
+}
+
+// TestBrokenUserConfigNamesTheKey (§10.6.4): a model id with a control
+// character, C1 included, breaks config.toml like any other error: nothing
+// is visible and stderr names the key path, never the value.
+func TestBrokenUserConfigNamesTheKey(t *testing.T) {
+	t.Parallel()
+	for name, model := range map[string]string{"C0": `a\u0001b`, "DEL": `a\u007fb`, "C1": `a\u0085b`} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := makefs.MustMake(t, "a.go")
+			home := filepath.Join(t.TempDir(), "home")
+			config := "home/config.toml << [[providers]]\nid = \"p\"\ntype = \"ollama\"\nenabled_models = [\"" + model + "\"]\n"
+			if err := makefs.Make(filepath.Dir(home), config); err != nil {
+				t.Fatal(err)
+			}
+			p := startIn(t, dir, scouttest.Options{Env: []string{"SCOUT_HOME=" + home}})
+			if r := scanFiles(t, p, dir); len(r.Entries) != 0 {
+				t.Errorf("broken config.toml: %q", r.paths())
+			}
+			if want := "config.toml: providers[1].enabled_models: "; !strings.Contains(awaitStderr(p, want), want) {
+				t.Errorf("stderr: %q", p.Stderr())
+			}
+		})
+	}
+}
+
+// awaitStderr returns the backend's stderr once it holds want, or what it
+// holds after the harness's timeout: stderr is read on its own pipe, so a
+// line written before a response may reach the test after it.
+func awaitStderr(p *scouttest.Proc, want string) string {
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for {
+		stderr := p.Stderr()
+		if strings.Contains(stderr, want) || time.Now().After(deadline) {
+			return stderr
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

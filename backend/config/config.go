@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/scoutdev/scout/backend/policy"
 	"github.com/scoutdev/scout/backend/wire"
@@ -352,7 +353,7 @@ func parseModels(t *table, p *Provider) error {
 	}
 	seen := map[string]bool{}
 	for _, m := range models {
-		if m == "" || len(m) > 256 || strings.ContainsFunc(m, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		if m == "" || len(m) > 256 || strings.ContainsFunc(m, unicode.IsControl) {
 			return t.errf("enabled_models", "has an empty, overlong or unprintable model id")
 		}
 		if !seen[m] {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -129,9 +130,10 @@ func Providers(u *User, p *Project) ([]Provider, error) {
 	for _, pr := range u.Providers {
 		ids[pr.ID] = true
 	}
-	for _, pr := range p.Providers {
+	for i, pr := range p.Providers {
 		if ids[pr.ID] {
-			return nil, &Error{File: ProjectFile, Key: "providers.id", Msg: "a provider id is already declared in config.toml"}
+			key := fmt.Sprintf("providers[%d].id", i+1)
+			return nil, &Error{File: ProjectFile, Key: key, Msg: "a provider id is already declared in config.toml"}
 		}
 		out = append(out, pr)
 	}

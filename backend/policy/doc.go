@@ -24,10 +24,10 @@
 // ancestors.go), with git's precedence: deeper files
 // override shallower ones, .ignore overrides .gitignore in the same directory,
 // and later lines override earlier ones. As in git, a pattern decides an
-// entry by the entry's own path: a pattern without a slash by its name
-// (go-git's gitignore package), one with a slash by the whole path below
-// the ignore file's directory, component by component (matchComps in
-// ignore.go). Both are checked against git check-ignore.
+// entry by the entry's own path: a pattern without a slash by its name, one
+// with a slash by the whole path below the ignore file's directory,
+// component by component (matchComps in ignore.go), each component by git's
+// wildmatch (wildmatch.go). Both are checked against git check-ignore.
 //
 // A Policy is immutable and carries its generation. Manager owns the
 // sequence of policies of one process: the generation counter, the

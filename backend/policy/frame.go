@@ -39,7 +39,7 @@ func compileRules(rules []*pattern, comps []string, out []active) []active {
 }
 
 // mayMatchBelow prunes path patterns that cannot match anything in the
-// directory comps: go-git requires the domain as a prefix, and the pattern
+// directory comps: the pattern's domain must be a prefix of comps, and it
 // must still be able to match at this depth. The check is conservative:
 // when unsure it keeps the pattern.
 func mayMatchBelow(p *pattern, comps []string) bool {

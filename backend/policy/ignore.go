@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -54,27 +53,29 @@ func IgnoreFileKind(name string, isDir bool) IgnoreFiles {
 // pattern is one ignore line. A simple pattern (no slash but a trailing
 // one) is matched against the entry's own name; a path pattern against the
 // entry's whole path below the pattern's directory, component by component
-// as git does (wildmatch with FNM_PATHNAME), by matchComps. go-git's
-// matcher is not used for paths: it lets a pattern match a prefix of the
-// path, so "!keep" re-included everything inside keep/ and "a/**/" matched
-// files, and its "**/" could not match zero directories after the first
-// component ("**/tmp/**" missed tmp/x).
+// as git does (wildmatch with FNM_PATHNAME), by matchComps; one component
+// is matched by matchGlob (wildmatch.go), git's wildmatch, not by
+// filepath.Match, whose bracket expressions differ ("[!a]", "[a-]",
+// "[]a]", "[[:alpha:]]"). go-git's matcher is not used: it lets a pattern
+// match a prefix of the path, so "!keep" re-included everything inside
+// keep/ and "a/**/" matched files, and its "**/" could not match zero
+// directories after the first component ("**/tmp/**" missed tmp/x).
 type pattern struct {
 	// comps are a path pattern's components with "**" runs collapsed;
 	// fixed counts those that are not "**" (each needs one component).
 	comps []string
 	fixed int
 
-	// A simple pattern is matched against one name: name is go-git's
-	// pattern for it (a one-component match is plain filepath.Match).
+	// A simple pattern is matched against one name: glob is its body
+	// (without "!" and a trailing "/"), matched by matchGlob.
 	simple    bool
-	name      gitignore.Pattern
+	glob      string
 	domainLen int
 	dirOnly   bool
 	result    gitignore.MatchResult // Exclude, or Include for "!"
 	// lit and suffix are exact shortcuts for the commonest simple
-	// patterns, equivalent to filepath.Match on one name: "name" (lit) and
-	// "*.ext" (suffix). Both empty: ask go-git.
+	// patterns, equivalent to matchGlob on one name: "name" (lit) and
+	// "*.ext" (suffix). Both empty: ask matchGlob.
 	lit, suffix string
 	// lead are the leading literal components of a path pattern (after a
 	// leading "/"): an entry can match only below directories named so.
@@ -109,7 +110,7 @@ func (p *pattern) match(path []string, isDir bool) gitignore.MatchResult {
 // matchComps reports whether the path components match the pattern
 // components exactly: "**" stands for zero or more components (at the end,
 // one or more: "a/**" is what is inside a), any other component for one
-// name (filepath.Match, where "*" never crosses a slash). It runs in
+// name (matchGlob, where "*" never crosses a slash). It runs in
 // O(len(pat)·len(path)) whatever the pattern.
 func matchComps(pat, path []string) bool {
 	// ok[j] says whether pat[i:] matches path[j:], for i from the end.
@@ -139,8 +140,7 @@ func matchComps(pat, path []string) bool {
 			case !next:
 				ok[j] = false
 			default:
-				m, err := filepath.Match(pat[i], path[j])
-				ok[j] = err == nil && m
+				ok[j] = matchGlob(pat[i], path[j])
 			}
 			next = here
 		}
@@ -163,7 +163,9 @@ func (p *pattern) matchName(name string, isDir bool) gitignore.MatchResult {
 			return gitignore.NoMatch
 		}
 	default:
-		return p.name.Match([]string{name}, isDir)
+		if !matchGlob(p.glob, name) {
+			return gitignore.NoMatch
+		}
 	}
 	return p.result
 }
@@ -193,12 +195,8 @@ func parseLines(data []byte, domain []string) []*pattern {
 
 // compile parses one pattern line for the directory domain.
 func compile(line string, domain []string) pattern {
-	line = wildmatchBrackets(line)
 	p := pattern{domainLen: len(domain), result: gitignore.Exclude}
-	body := line
-	if !strings.HasSuffix(body, "\\ ") {
-		body = strings.TrimRight(body, " ")
-	}
+	body := trimTrailingSpaces(line)
 	if strings.HasPrefix(body, "!") {
 		body, p.result = body[1:], gitignore.Include
 	}
@@ -206,8 +204,7 @@ func compile(line string, domain []string) pattern {
 		body, p.dirOnly = body[:len(body)-1], true
 	}
 	if !strings.Contains(body, "/") {
-		p.simple = true
-		p.name = gitignore.ParsePattern(line, nil)
+		p.simple, p.glob = true, body
 		switch {
 		case !strings.ContainsAny(body, "*?[\\"):
 			p.lit = body
@@ -217,7 +214,7 @@ func compile(line string, domain []string) pattern {
 		return p
 	}
 	literal := true
-	for _, c := range strings.Split(strings.TrimPrefix(body, "/"), "/") {
+	for _, c := range splitPattern(strings.TrimPrefix(body, "/")) {
 		if c == "**" && len(p.comps) > 0 && p.comps[len(p.comps)-1] == "**" {
 			continue // "**/**" is "**"
 		}
@@ -232,23 +229,42 @@ func compile(line string, domain []string) pattern {
 	return p
 }
 
+// trimTrailingSpaces drops the unescaped spaces at the end of a pattern
+// line, as git's trim_trailing_spaces does: "a\\  " keeps its escaped space.
+func trimTrailingSpaces(line string) string {
+	end := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case ' ':
+			continue
+		case '\\':
+			i++
+			if i == len(line) {
+				return line
+			}
+		}
+		end = i + 1
+	}
+	return line[:end]
+}
+
 // readIgnoreFile reads one ignore file of d. A missing, unsafe (symlink,
 // special file) or unreadable ignore file contributes nothing, as in git.
 func readIgnoreFile(d *fsguard.Dir, name string) []byte {
-	f, info, err := d.OpenFile(name)
+	f, _, err := d.OpenFile(name)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	n := min(info.Size, maxIgnoreBytes)
-	data, err := io.ReadAll(io.LimitReader(f, n))
+	// One byte past the bound tells a file of exactly maxIgnoreBytes, whose
+	// last line is complete even without a newline, from a longer one.
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreBytes+1))
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil
 	}
-	if int64(len(data)) == maxIgnoreBytes {
-		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-			data = data[:i+1]
-		}
+	if len(data) > maxIgnoreBytes {
+		data = data[:maxIgnoreBytes]
+		data = data[:bytes.LastIndexByte(data, '\n')+1]
 	}
 	return data
 }
@@ -266,65 +282,4 @@ func readExclude(d *fsguard.Dir) []byte {
 	}
 	defer info.Close()
 	return readIgnoreFile(info, "exclude")
-}
-
-// posixClasses are the character classes git's wildmatch accepts inside a
-// bracket expression ("[[:digit:]]"), as ranges filepath.Match reads. No
-// range holds a literal '/', which would split the pattern into components.
-var posixClasses = map[string]string{
-	"alnum":  "a-zA-Z0-9",
-	"alpha":  "a-zA-Z",
-	"blank":  " \t",
-	"cntrl":  "\x00-\x1f\x7f",
-	"digit":  "0-9",
-	"graph":  "!-~",
-	"lower":  "a-z",
-	"print":  " -~",
-	"punct":  "!-.:-@\\[-`{-~", // and '/', which no name holds
-	"space":  " \t\n\v\f\r",
-	"upper":  "A-Z",
-	"xdigit": "0-9A-Fa-f",
-}
-
-// wildmatchBrackets rewrites the bracket expressions of a pattern line from
-// git's wildmatch syntax into filepath.Match's: "[!" negates like "[^", and
-// POSIX classes become ranges. Everything outside brackets, and escaped
-// characters anywhere, are kept as written. An unknown class is left as it
-// is (filepath.Match then fails to match, as git matches nothing for it).
-func wildmatchBrackets(line string) string {
-	if !strings.Contains(line, "[") {
-		return line
-	}
-	var b strings.Builder
-	in := false // inside a bracket expression
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == '\\' && i+1 < len(line):
-			b.WriteByte(c)
-			b.WriteByte(line[i+1])
-			i++
-			continue
-		case !in && c == '[':
-			in = true
-			b.WriteByte(c)
-			if i+1 < len(line) && line[i+1] == '!' {
-				b.WriteByte('^')
-				i++
-			}
-			continue
-		case in && c == '[' && strings.HasPrefix(line[i:], "[:"):
-			if end := strings.Index(line[i+2:], ":]"); end >= 0 {
-				if r, ok := posixClasses[line[i+2:i+2+end]]; ok {
-					b.WriteString(r)
-					i += 2 + end + 1
-					continue
-				}
-			}
-		case in && c == ']':
-			in = false
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }

@@ -84,6 +84,11 @@ func TestMalformedFrames(t *testing.T) {
 		{"no-break space line", "\u00a0", wire.CodeParseError, nil},
 		{"byte order mark", "\ufeff" + `{"jsonrpc":"2.0","id":"a","method":"status"}`, wire.CodeParseError, nil},
 		{"malformed notification is still not JSON", `{"jsonrpc":"2.0","method":"status","params":{"a":1,"a":2}}`, wire.CodeParseError, nil},
+		{"escaped lone surrogate", `{"jsonrpc":"2.0","id":"a","method":"status","params":{"x":"\ud800"}}`, wire.CodeParseError, nil},
+		// §10.1: nesting deeper than 10,000 is not JSON; 10,000 is (the
+		// request object and params are two of the levels).
+		{"nesting 10,001", `{"jsonrpc":"2.0","id":"a","method":"status","params":{"x":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}}`, wire.CodeParseError, nil},
+		{"nesting 10,000", `{"jsonrpc":"2.0","id":"a","method":"status","params":{"x":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}}`, wire.CodeInvalidParams, ptr("a")},
 		{"numeric id", `{"jsonrpc":"2.0","id":1,"method":"status"}`, wire.CodeInvalidRequest, nil},
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"status"}`, wire.CodeInvalidRequest, nil},
 		{"empty id", `{"jsonrpc":"2.0","id":"","method":"status"}`, wire.CodeInvalidRequest, nil},
@@ -91,6 +96,9 @@ func TestMalformedFrames(t *testing.T) {
 		{"id with space", `{"jsonrpc":"2.0","id":"a b","method":"status"}`, wire.CodeInvalidRequest, nil},
 		{"batch", `[{"jsonrpc":"2.0","id":"a","method":"status"}]`, wire.CodeInvalidRequest, nil},
 		{"not an object", `"status"`, wire.CodeInvalidRequest, nil},
+		{"a number", `7`, wire.CodeInvalidRequest, nil},
+		{"null", `null`, wire.CodeInvalidRequest, nil},
+		{"bad id and extra member", `{"jsonrpc":"2.0","id":7,"method":"status","x":1}`, wire.CodeInvalidRequest, nil},
 		{"wrong version", `{"jsonrpc":"1.0","id":"a","method":"status"}`, wire.CodeInvalidRequest, ptr("a")},
 		{"no method", `{"jsonrpc":"2.0","id":"a"}`, wire.CodeInvalidRequest, ptr("a")},
 		{"method not a string", `{"jsonrpc":"2.0","id":"a","method":7}`, wire.CodeInvalidRequest, ptr("a")},
@@ -98,6 +106,10 @@ func TestMalformedFrames(t *testing.T) {
 		{"unknown method", `{"jsonrpc":"2.0","id":"a","method":"files.everything"}`, wire.CodeMethodNotFound, ptr("a")},
 		{"params unknown member", `{"jsonrpc":"2.0","id":"a","method":"status","params":{"verbose":true}}`, wire.CodeInvalidParams, ptr("a")},
 		{"params not an object", `{"jsonrpc":"2.0","id":"a","method":"status","params":[1]}`, wire.CodeInvalidParams, ptr("a")},
+		{"params null", `{"jsonrpc":"2.0","id":"a","method":"status","params":null}`, wire.CodeInvalidParams, ptr("a")},
+		// §10.2: a known method comes before initialization, params after it.
+		{"unknown method before initialize", `{"jsonrpc":"2.0","id":"a","method":"no.such","params":7}`, wire.CodeMethodNotFound, ptr("a")},
+		{"bad params before initialize", `{"jsonrpc":"2.0","id":"a","method":"project.files","params":{"x":1}}`, wire.CodeNotInitialized, ptr("a")},
 		{"before initialize", `{"jsonrpc":"2.0","id":"a","method":"operation.cancel","params":{"request_id":"x"}}`, wire.CodeNotInitialized, ptr("a")},
 	}
 	for _, c := range cases {
@@ -132,6 +144,14 @@ func TestOversizedFrames(t *testing.T) {
 	expectError(t, m, wire.CodeInvalidRequest, ptr("edge")) // read in full: "x" is not an envelope member
 	// One byte over the bound.
 	p.Send(`{"jsonrpc":"2.0","id":"over","method":"status","x":"` + strings.Repeat("a", pad+1) + `"}`)
+	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeInvalidRequest, nil)
+	// §10.1: an oversized line is answered once its newline is read, not
+	// when it passes the bound.
+	p.Write(bytes.Repeat([]byte("x"), 2*wire.MaxFrameBytes))
+	if m, ok := p.TryNext(300 * time.Millisecond); ok {
+		t.Fatalf("answered before the newline: %s", m.Raw)
+	}
+	p.Write([]byte("\n"))
 	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeInvalidRequest, nil)
 	// A 1 MiB line, then a 10 MiB line with no newline inside it.
 	for _, size := range []int{1 << 20, 10 << 20} {
@@ -208,6 +228,11 @@ func TestInitializeNegotiation(t *testing.T) {
 	}
 	second := p.Call(wire.MethodInitialize, map[string]any{"protocol_version": 1})
 	expectError(t, second, wire.CodeAlreadyInitialized, second.ID)
+	// §10.2: initialization is checked before params, the capability too.
+	second = p.Call(wire.MethodInitialize, map[string]any{"protocol_version": "x"})
+	expectError(t, second, wire.CodeAlreadyInitialized, second.ID)
+	m = p.Call(wire.MethodProjectFiles, map[string]any{"x": 1})
+	expectError(t, m, wire.CodeUnsupportedCapability, m.ID)
 	// operation.cancel was offered but not negotiated.
 	m = p.Call(wire.MethodCancel, map[string]any{"request_id": "x"})
 	expectError(t, m, wire.CodeUnsupportedCapability, m.ID)
@@ -237,6 +262,9 @@ func TestDuplicateActiveID(t *testing.T) {
 		t.Fatalf("want rpc.command.started first, got %s", started.Raw)
 	}
 	p.Request("dup", wire.MethodStatus, nil)
+	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeDuplicateRequestID, ptr("dup"))
+	// §10.2: the duplicate id is found before the method is looked up.
+	p.Request("dup", "no.such", nil)
 	expectError(t, p.Next(scouttest.DefaultTimeout), wire.CodeDuplicateRequestID, ptr("dup"))
 	// The active one is unaffected and finishes normally; then the id is free.
 	m := p.Next(scouttest.DefaultTimeout)
@@ -273,6 +301,9 @@ func TestAdmissionLimitAndStatusWhileStuck(t *testing.T) {
 		}
 		if len(st.Active) != 8 || st.Active[0].RequestID != "s0" || st.Active[0].Method != "debug.sleep" {
 			t.Fatalf("active = %+v", st.Active)
+		}
+		if st.RequestsAdmitted != 9 { // initialize and the eight; busy is not admitted
+			t.Fatalf("requests_admitted = %d, want 9", st.RequestsAdmitted)
 		}
 	}
 	// Cancelling a stuck request answers it at once, but its worker keeps the
@@ -326,11 +357,11 @@ func TestRequestLimit(t *testing.T) {
 	t.Parallel()
 	p := startDebug(t)
 	p.Initialize(wire.MethodCancel) // request 1
-	// Requests 2..4096, written in bursts so at most a few are outstanding.
+	// Requests 2..4088, written in bursts so at most a few are outstanding.
 	const burst = 4
-	for n := 2; n <= 4096; n += burst {
+	for n := 2; n <= 4088; n += burst {
 		var ids []string
-		for i := n; i < n+burst && i <= 4096; i++ {
+		for i := n; i < n+burst && i <= 4088; i++ {
 			id := fmt.Sprint("r", i)
 			ids = append(ids, id)
 			p.Request(id, "debug.sleep", map[string]any{"ms": 0})
@@ -341,8 +372,19 @@ func TestRequestLimit(t *testing.T) {
 			}
 		}
 	}
+	// Requests 4089..4096 hold every auxiliary slot: the next one meets the
+	// request limit before the kind's admission (§10.2), so it is not busy.
+	for i := 4089; i <= 4096; i++ {
+		p.Request(fmt.Sprint("r", i), "debug.sleep", map[string]any{"ms": 60000})
+		if m := p.Next(scouttest.DefaultTimeout); m.Method != wire.NotifyCommandStarted {
+			t.Fatalf("request %d: %s", i, m.Raw)
+		}
+	}
 	m := p.Call("debug.sleep", map[string]any{"ms": 0})
 	expectError(t, m, wire.CodeRequestLimit, m.ID)
+	// §10.2: params are checked before the request limit.
+	m = p.Call("debug.sleep", map[string]any{"ms": -1})
+	expectError(t, m, wire.CodeInvalidParams, m.ID)
 	// status, operation.cancel and shutdown keep working and never count.
 	var st wire.StatusResult
 	p.MustCall(wire.MethodStatus, nil, &st)
@@ -444,5 +486,47 @@ func TestNoPathsInErrors(t *testing.T) {
 		if msg := m.Error.Message; strings.Contains(msg, "/") || !strings.Contains(msg, want) {
 			t.Errorf("message %q: want %s named without a slash", msg, want)
 		}
+	}
+}
+
+// TestLastLineWithoutNewline (§10.1): a last line that ends at end of input
+// without a newline is a frame, and the bound counts the newline it lacks.
+func TestLastLineWithoutNewline(t *testing.T) {
+	t.Parallel()
+	frame := func(size int) string {
+		head := `{"jsonrpc":"2.0","id":"last","method":"status"`
+		return head + strings.Repeat(" ", size-len(head)-1) + "}"
+	}
+	for _, c := range []struct {
+		size int
+		code wire.Code
+		id   *string
+	}{{65535, "", ptr("last")}, {65536, wire.CodeInvalidRequest, nil}} {
+		p := startDebug(t)
+		p.Write([]byte(frame(c.size)))
+		p.CloseStdin()
+		code, rest := p.Wait(scouttest.DefaultTimeout)
+		if code != 0 || len(rest) != 1 {
+			t.Fatalf("%d bytes: exit %d, %d messages", c.size, code, len(rest))
+		}
+		if c.code == "" {
+			if m := rest[0]; m.Error != nil || m.ID == nil || *m.ID != "last" {
+				t.Errorf("%d bytes: %s", c.size, m.Raw)
+			}
+			continue
+		}
+		expectError(t, rest[0], c.code, c.id)
+	}
+}
+
+// TestDebugMethodsNeedTheVariable (§10.5): without SCOUT_DEBUG_METHODS=1,
+// debug.sleep does not exist.
+func TestDebugMethodsNeedTheVariable(t *testing.T) {
+	t.Parallel()
+	for _, env := range [][]string{nil, {"SCOUT_DEBUG_METHODS=0"}, {"SCOUT_DEBUG_METHODS=true"}} {
+		p := scouttest.Start(t, scouttest.Options{Env: append(env, "SCOUT_HOME="+t.TempDir())})
+		p.Initialize()
+		m := p.Call("debug.sleep", map[string]any{"ms": 0})
+		expectError(t, m, wire.CodeMethodNotFound, m.ID)
 	}
 }
