@@ -440,3 +440,35 @@ func TestTinyTerminals(t *testing.T) {
 		pagetest.CheckFits(t, f.View, w, 3)
 	}
 }
+
+// An untouched cursor stays on the top row as pages arrive, as fzf's does:
+// the newest session is focused when the list completes, not whichever row
+// happened to be first on the first page. A row the user moved to stays
+// focused.
+func TestFocusFollowsTopUntilMoved(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moves int
+		want  string
+	}{
+		{"untouched", 0, "s-e2e"},
+		{"moved", 1, "s-tree"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			release := make(chan struct{})
+			last := page(fixture[3:], "", "")
+			last.hold = release
+			fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), last)
+			h := start(t, fake, 80, 24)
+			h.WaitText("3 so far")
+			for range tc.moves {
+				h.Press(tea.KeyDown)
+			}
+			h.Wait("the focus to settle", func(f pagetest.Frame) bool { return st(f).focused == []string{"s-parser", "s-tree"}[tc.moves] })
+			close(release)
+			if got := st(h.complete()).focused; got != tc.want {
+				t.Fatalf("focused %q after completion, want %q", got, tc.want)
+			}
+		})
+	}
+}
