@@ -334,3 +334,26 @@ func TestPasteGoesIntoTheQuery(t *testing.T) {
 		t.Fatalf("rows %q after pasting", f.rows)
 	}
 }
+
+// Help offers only the keys that do something: with a ranked query, →, ←,
+// Home and End edit the query line, so they are not shown as tree keys.
+func TestHelpOmitsTreeKeysWhileRanking(t *testing.T) {
+	h := start(t, newFake(false), files.Options{}, 100, 24)
+	h.waitText("open folder")
+	h.typeText("main")
+	f := h.settled("main")
+	if v := ansi.Strip(f.view); strings.Contains(v, "open folder") {
+		t.Fatalf("a ranked list offers → open folder:\n%s", v)
+	}
+	h.tm.Send(tea.KeyPressMsg{Code: '?', Text: "?"})
+	f = h.waitText("toggle preview")
+	for _, tree := range []string{"open folder", "close folder", "first", "last"} {
+		if v := ansi.Strip(f.view); strings.Contains(v, tree) {
+			t.Fatalf("help of a ranked list offers %q:\n%s", tree, v)
+		}
+	}
+	h.press(tea.KeyEscape) // help closes
+	h.pressMod('u', tea.ModCtrl)
+	h.settled("")
+	h.waitText("open folder")
+}

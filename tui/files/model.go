@@ -112,8 +112,16 @@ func (m *Model) restyle() {
 // Title implements tui.Page.
 func (m *Model) Title() string { return "Files" }
 
-// Keys implements tui.Page.
-func (m *Model) Keys() help.KeyMap { return m.keys }
+// Keys implements tui.Page. The tree's keys are left out while a query
+// is ranked: there →, ←, Home and End move in the query line.
+func (m *Model) Keys() help.KeyMap {
+	k := m.keys
+	tree := m.treeMode()
+	for _, b := range []*key.Binding{&k.Expand, &k.Collapse, &k.Top, &k.Bottom} {
+		b.SetEnabled(tree)
+	}
+	return k
+}
 
 // Init implements tui.Page: the first scan.
 func (m *Model) Init() tea.Cmd { return m.startScan() }
