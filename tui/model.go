@@ -233,9 +233,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.show()
 	}
 	if m.showHelp {
-		if hm, ok := m.handleHelpKey(msg); ok {
-			return hm, nil
-		}
+		return m.handleHelpKey(msg), nil
 	}
 	var cmd tea.Cmd
 	m.pages[m.active], cmd = m.pages[m.active].Update(msg)

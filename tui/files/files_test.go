@@ -357,3 +357,19 @@ func TestHelpOmitsTreeKeysWhileRanking(t *testing.T) {
 	h.settled("")
 	h.waitText("open folder")
 }
+
+// A key pressed while help is shown closes help and does nothing else:
+// the page under help is not changed where the user cannot see it.
+func TestKeyUnderHelpClosesItAndIsNotTyped(t *testing.T) {
+	h := start(t, newFake(false), files.Options{}, 100, 24)
+	h.settled("")
+	h.tm.Send(tea.KeyPressMsg{Code: '?', Text: "?"})
+	h.waitText("toggle preview")
+	h.typeText("m")
+	f := h.wait("help to close", func(f frame) bool { return !strings.Contains(ansi.Strip(f.view), "toggle preview") })
+	if f.query != "" {
+		t.Fatalf("a key under help typed %q into the query", f.query)
+	}
+	h.typeText("ain") // help is closed: typing reaches the query again
+	h.settled("ain")
+}
