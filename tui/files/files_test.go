@@ -239,7 +239,9 @@ func TestTreeOpensAndClosesFolders(t *testing.T) {
 func TestPreviewUnavailableWithoutProjectRead(t *testing.T) {
 	h := start(t, newFake(false), files.Options{Query: "main.go"}, 100, 20)
 	h.settled("main.go")
+	// The reason is wrapped in the pane, not cut off at its edge.
 	h.waitText("preview unavailable")
+	h.waitText("project.read")
 	if got := h.fake.Calls(wire.MethodProjectList) + h.fake.Calls(wire.MethodProjectRead); got != 0 {
 		t.Fatalf("%d list/read calls to a backend that does not offer them", got)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -293,7 +294,10 @@ func (m *Model) previewLines(w, h int) []string {
 	case p.loading:
 		add(m.styles.PreviewNote.Render("loading…"))
 	case p.note != "" && len(p.lines) == 0:
-		add(m.styles.PreviewNote.Render(p.note))
+		// The note is all there is (a reason, a failure): wrapped whole.
+		for _, l := range display.Wrap(p.note, w-1) {
+			add(m.styles.PreviewNote.Render(l))
+		}
 	}
 	body := h - len(lines)
 	if p.note != "" && len(p.lines) > 0 {
