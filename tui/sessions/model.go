@@ -79,7 +79,7 @@ type Model struct {
 func New(opts Options) *Model {
 	in := textinput.New()
 	in.Prompt = "> "
-	in.Placeholder = "filter sessions by title"
+	in.Placeholder = "filter by title"
 	in.SetVirtualCursor(false)
 	_ = in.Focus()
 	now := opts.Now

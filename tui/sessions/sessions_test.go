@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -470,5 +471,17 @@ func TestFocusFollowsTopUntilMoved(t *testing.T) {
 				t.Fatalf("focused %q after completion, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// The filter line's placeholder is whole at the narrowest width scout
+// supports, not cut in the middle of a word.
+func TestPlaceholderFitsAt40Columns(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 40, 10)
+	f := h.complete()
+	line := strings.Split(ansi.Strip(f.View), "\n")[1]
+	if !strings.HasPrefix(line, "> filter by title ") {
+		t.Fatalf("filter line %q, want the whole placeholder", line)
 	}
 }
