@@ -485,3 +485,31 @@ func TestPlaceholderFitsAt40Columns(t *testing.T) {
 		t.Fatalf("filter line %q, want the whole placeholder", line)
 	}
 }
+
+// Enter on provisional rows says to wait; once the list completes that
+// note is gone (it would contradict the finished list under it).
+func TestWaitNoteGoesWhenTheListCompletes(t *testing.T) {
+	release := make(chan struct{})
+	last := page(fixture[3:], "", "")
+	last.hold = release
+	fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), last)
+	h := start(t, fake, 80, 24)
+	h.WaitText("3 so far")
+	h.Press(tea.KeyEnter)
+	h.WaitText("Enter opens one once the list is complete")
+	close(release)
+	f := h.complete()
+	f = h.Wait("the note to go", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "still being read") })
+	if !st(f).complete {
+		t.Fatalf("state %+v", st(f))
+	}
+}
+
+// The finished list's counts are never cut: words too long for the width
+// give way to the short ones.
+func TestFooterCountsFitWhateverTheirSize(t *testing.T) {
+	fake, _ := scripted(answer{res: bridgetest.Page(fixture, "", "", wire.SessionNotices{SessionsOtherDirectories: 1234, SessionsOmittedInvalid: 5678})})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.WaitText("7 here · 1234 elsewhere · 5678 invalid")
+}
