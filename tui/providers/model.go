@@ -144,6 +144,10 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case tui.ShownMsg:
 		if !m.shown {
 			m.shown = true
+			if m.down { // RestartedMsg reads the catalog
+				m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
+				return m, nil
+			}
 			return m, m.startLoad()
 		}
 	case loadedMsg:

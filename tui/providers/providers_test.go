@@ -302,3 +302,24 @@ func TestTinyTerminals(t *testing.T) {
 		pagetest.CheckFits(t, f.View, w, 3)
 	}
 }
+
+// A tab first shown after the child died says the backend is down and
+// that R restarts it (not "Ctrl-R to try again", which cannot work), then
+// reads the catalog once it is restarted.
+func TestFirstShownWhileDownSaysRRestarts(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 100, 24, 0)
+	h.WaitText("files page")
+	fake.Crash()
+	h.WaitText("● down")
+	h.Press('3', tea.ModAlt)
+	f := h.WaitText("Press R to restart")
+	if strings.Contains(f.View, "Ctrl-R") || strings.Contains(f.View, "could not be read") {
+		t.Fatalf("a dead backend's page offers Ctrl-R or hides why:\n%s", f.View)
+	}
+	if n := fake.Calls(wire.MethodModelCatalogStatus); n != 0 {
+		t.Fatalf("%d status calls to a dead backend", n)
+	}
+	h.Type("R")
+	h.loaded()
+}

@@ -171,6 +171,10 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case tui.ShownMsg:
 		if !m.shown {
 			m.shown = true
+			if m.down { // RestartedMsg starts discovery
+				m.disc.err = "The backend is not running, so the sessions cannot be read. Press R to restart it; they are then read."
+				return m, nil
+			}
 			return m, m.startDiscovery()
 		}
 	case pageMsg:

@@ -513,3 +513,24 @@ func TestFooterCountsFitWhateverTheirSize(t *testing.T) {
 	h.complete()
 	h.WaitText("7 here · 1234 elsewhere · 5678 invalid")
 }
+
+// A tab first shown after the child died says the backend is down and
+// that R restarts it (not "Ctrl-R to try again", which cannot work), then
+// reads the sessions once it is restarted.
+func TestFirstShownWhileDownSaysRRestarts(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24, 0)
+	h.WaitText("files page")
+	fake.Crash()
+	h.WaitText("● down")
+	h.Press('2', tea.ModAlt)
+	f := h.WaitText("Press R to restart")
+	if strings.Contains(f.View, "Ctrl-R") {
+		t.Fatalf("a dead backend's page offers Ctrl-R:\n%s", f.View)
+	}
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 0 {
+		t.Fatalf("%d discover calls to a dead backend", n)
+	}
+	h.Type("R")
+	h.complete()
+}
