@@ -161,6 +161,7 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case bridge.RestartedMsg:
 		m.down = false
 		m.keys.Restart.SetEnabled(true)
+		m.msg, m.msgBad = "The backend was restarted with the current settings.", false
 		m.abandonAll("The backend was restarted")
 		if m.shown {
 			return m, m.startLoad()

@@ -214,6 +214,7 @@ func TestCapitalRRestartsTheBackendAndReloads(t *testing.T) {
 	h.Wait("the restart and reload", func(f pagetest.Frame) bool {
 		return fake.Calls("restart") == 1 && fake.Calls(wire.MethodModelCatalogStatus) == 2 && !st(f).busy
 	})
+	h.WaitText("The backend was restarted") // R is acknowledged
 	if n := fake.Calls(wire.MethodModelRefresh) + fake.Calls(wire.MethodModelSelect); n != 0 {
 		t.Fatalf("%d refreshes or selections by themselves", n)
 	}
