@@ -324,3 +324,20 @@ func TestFirstShownWhileDownSaysRRestarts(t *testing.T) {
 	h.Type("R")
 	h.loaded()
 }
+
+// Enter on a provider without a model to choose stays on it and says why,
+// instead of moving to another provider's model, which a second Enter
+// would then select.
+func TestEnterOnAProviderWithoutModelsStays(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 120, 24)
+	h.loaded()
+	h.focus("slow")
+	h.Press(tea.KeyEnter)
+	h.WaitText("slow has no model to choose")
+	h.Press(tea.KeyEnter)
+	h.WaitText("▌ slow") // the providers keep the focus
+	if n := fake.Calls(wire.MethodModelSelect); n != 0 {
+		t.Fatalf("%d select calls from Enter on a provider without models", n)
+	}
+}
