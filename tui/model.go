@@ -148,7 +148,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
-		// Input, like keys: for the active page only.
+		// Input, like keys: for the active page only. Help closes, so
+		// what the paste changes is in view.
+		m.showHelp = false
 		var cmd tea.Cmd
 		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
 		return m, cmd

@@ -375,3 +375,17 @@ func TestKeyUnderHelpClosesItAndIsNotTyped(t *testing.T) {
 	h.typeText("ain") // help is closed: typing reaches the query again
 	h.settled("ain")
 }
+
+// A paste while help is shown closes help, so the query it changes is in
+// view, never changed under help.
+func TestPasteUnderHelpClosesIt(t *testing.T) {
+	h := start(t, newFake(false), files.Options{}, 100, 24)
+	h.settled("")
+	h.tm.Send(tea.KeyPressMsg{Code: '?', Text: "?"})
+	h.waitText("toggle preview")
+	h.tm.Send(tea.PasteMsg{Content: "main"})
+	f := h.settled("main")
+	if v := ansi.Strip(f.view); strings.Contains(v, "toggle preview") {
+		t.Fatalf("help still covers the query the paste changed:\n%s", v)
+	}
+}
