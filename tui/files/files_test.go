@@ -389,3 +389,12 @@ func TestPasteUnderHelpClosesIt(t *testing.T) {
 		t.Fatalf("help still covers the query the paste changed:\n%s", v)
 	}
 }
+
+// The truncated snapshot's notice keeps what to do (→ opens a folder) at
+// 40 columns: shorter words, not a cut sentence.
+func TestTruncationNoticeFitsAt40Columns(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: fixture, Preview: true, Truncated: true})
+	h := start(t, fake, files.Options{}, 40, 10)
+	h.settled("")
+	h.waitText("not all files listed; → opens a folder")
+}

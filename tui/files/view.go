@@ -70,14 +70,20 @@ func (m *Model) listHeight() int {
 	return max(h, 1)
 }
 
+// notice is the line under the query for a truncated snapshot, in
+// shorter words when the longer ones do not fit.
 func (m *Model) notice() string {
 	if m.snap == nil || !m.snap.truncated {
 		return ""
 	}
+	long, short := "⚠ not every file is listed (the scan hit its bounds)", "⚠ not all files listed"
 	if m.canList {
-		return "⚠ not every file is listed (the scan hit its bounds); → opens a folder"
+		long, short = long+"; → opens a folder", short+"; → opens a folder"
 	}
-	return "⚠ not every file is listed (the scan hit its bounds)"
+	if ansi.StringWidth(long) > m.width {
+		return short
+	}
+	return long
 }
 
 func (m *Model) queryLine() string {
