@@ -398,3 +398,18 @@ func TestTruncationNoticeFitsAt40Columns(t *testing.T) {
 	h.settled("")
 	h.waitText("not all files listed; → opens a folder")
 }
+
+// Alt-P shows the preview on a terminal too narrow for it to be shown by
+// itself: the key is never a silent no-op.
+func TestAltPShowsThePreviewOnANarrowTerminal(t *testing.T) {
+	h := start(t, newFake(true), files.Options{}, 60, 12)
+	h.settled("")
+	hasPane := func(f frame) bool { return strings.Contains(ansi.Strip(f.view), "│ README.md") }
+	if f := h.settled(""); hasPane(f) {
+		t.Fatalf("a pane at 60 columns before Alt-P:\n%s", ansi.Strip(f.view))
+	}
+	h.pressMod('p', tea.ModAlt)
+	h.wait("the preview pane", hasPane)
+	h.pressMod('p', tea.ModAlt)
+	h.wait("the pane hidden again", func(f frame) bool { return !hasPane(f) })
+}

@@ -48,7 +48,7 @@ type Model struct {
 
 	isDark, noColor bool
 	width, height   int
-	showPreview     bool
+	previewPref     previewPref
 
 	// epoch counts clears (invalidation, restart): replies of listings and
 	// previews made in an earlier epoch are dropped.
@@ -84,19 +84,18 @@ func New(opts Options) *Model {
 	in.CursorEnd()
 	_ = in.Focus()
 	m := &Model{
-		backend:     opts.Backend,
-		keys:        DefaultKeyMap(opts.Multi),
-		input:       in,
-		spin:        spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		multi:       opts.Multi,
-		isDark:      true,
-		showPreview: true,
-		gen:         opts.Backend.Init().Workspace.Generation,
-		canList:     bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
-		folders:     map[string]*folder{},
-		lazy:        map[string]bool{},
-		marked:      map[string]bool{},
-		rank:        rankState{k: rankWindow},
+		backend: opts.Backend,
+		keys:    DefaultKeyMap(opts.Multi),
+		input:   in,
+		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		multi:   opts.Multi,
+		isDark:  true,
+		gen:     opts.Backend.Init().Workspace.Generation,
+		canList: bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
+		folders: map[string]*folder{},
+		lazy:    map[string]bool{},
+		marked:  map[string]bool{},
+		rank:    rankState{k: rankWindow},
 	}
 	m.restyle()
 	return m
@@ -234,7 +233,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleMark()
 		return m.move(-1)
 	case key.Matches(msg, k.Preview):
-		m.showPreview = !m.showPreview
+		// From now on as asked, whatever the width.
+		if m.previewShown() {
+			m.previewPref = previewOff
+		} else {
+			m.previewPref = previewOn
+		}
 		return m.moved()
 	case m.treeMode() && key.Matches(msg, k.Expand):
 		return m.expand()
