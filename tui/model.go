@@ -382,7 +382,7 @@ func (m Model) statusLine() string {
 	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
 	if m.lastErr != "" {
 		parts = append(parts, m.styles.Error.Render(m.lastErr))
-		if m.state == StateDown && ansi.StringWidth(m.lastErr)+len("● down · ") > m.width {
+		if m.state == StateDown && ansi.StringWidth("● down · "+m.lastErr) > m.width {
 			// Too narrow for why: what to do is what must show.
 			parts[1] = m.styles.Error.Render("press R to restart it")
 		}
