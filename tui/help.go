@@ -14,18 +14,20 @@ var helpScroll = struct{ up, down key.Binding }{
 	down: key.NewBinding(key.WithKeys("down", "j", "pgdown")),
 }
 
-// handleHelpKey handles a key while help is shown: scrolling, or closing
-// help on anything but the keys the root handles itself.
-func (m Model) handleHelpKey(msg tea.KeyPressMsg) (Model, bool) {
+// handleHelpKey handles a key while help is shown (the keys the root
+// handles itself are handled before): scrolling, or closing help. A key
+// that closes help does nothing else, so the page hidden under help never
+// changes where the user cannot see it.
+func (m Model) handleHelpKey(msg tea.KeyPressMsg) Model {
 	switch {
 	case key.Matches(msg, helpScroll.up):
 		m.helpOff = max(m.helpOff-1, 0)
-		return m, true
 	case key.Matches(msg, helpScroll.down):
 		m.helpOff++
-		return m, true
+	default:
+		m.showHelp = false
 	}
-	return m, false
+	return m
 }
 
 // helpView shows every binding of the root and the active page: in

@@ -148,7 +148,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
-		// Input, like keys: for the active page only.
+		// Input, like keys: for the active page only. Help closes, so
+		// what the paste changes is in view.
+		m.showHelp = false
 		var cmd tea.Cmd
 		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
 		return m, cmd
@@ -233,9 +235,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.show()
 	}
 	if m.showHelp {
-		if hm, ok := m.handleHelpKey(msg); ok {
-			return hm, nil
-		}
+		return m.handleHelpKey(msg), nil
 	}
 	var cmd tea.Cmd
 	m.pages[m.active], cmd = m.pages[m.active].Update(msg)
@@ -382,6 +382,10 @@ func (m Model) statusLine() string {
 	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
 	if m.lastErr != "" {
 		parts = append(parts, m.styles.Error.Render(m.lastErr))
+		if m.state == StateDown && ansi.StringWidth("● down · "+m.lastErr) > m.width {
+			// Too narrow for why: what to do is what must show.
+			parts[1] = m.styles.Error.Render("press R to restart it")
+		}
 	}
 	if m.note != "" {
 		parts = append(parts, m.styles.Error.Render(m.note))

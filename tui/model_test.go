@@ -196,3 +196,13 @@ func TestUntrustedProjectConfigIsShown(t *testing.T) {
 		t.Fatal("the trust notice is shown without a project configuration")
 	}
 }
+
+// On a narrow terminal the status line of a dead backend still says how
+// to restart it, rather than cutting the sentence before "press R".
+func TestDownSaysPressRWhenNarrow(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.tm.Send(tea.WindowSizeMsg{Width: 40, Height: 10})
+	h.fake.Crash()
+	h.waitText("● down · press R to restart it")
+}

@@ -107,7 +107,7 @@ func TestNoColorRemovesEveryColour(t *testing.T) {
 		h.Type("re")
 		check("the Sessions filter", "2/2", "open session")
 		h.TM.Send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
-		check("the Sessions placeholder", "filter sessions by title")
+		check("the Sessions placeholder", "filter by title")
 		h.Press('3', tea.ModAlt)
 		check("the Providers table", "Providers · 2", "key ready", "no key", "selected: local/alpha")
 		h.Press(tea.KeyTab)

@@ -60,7 +60,7 @@ func settle(m *Model, msgs []tea.Msg) {
 func benchPage(b *testing.B) *Model {
 	fake := bridgetest.New(bridgetest.Options{Files: benchPaths()})
 	m := New(Options{Backend: fake})
-	m.showPreview = false
+	m.previewPref = previewOff
 	settle(m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}})
 	settle(m, run(m.Init()))
 	if m.snap == nil || m.snap.files != 10000 {

@@ -239,7 +239,9 @@ func TestTreeOpensAndClosesFolders(t *testing.T) {
 func TestPreviewUnavailableWithoutProjectRead(t *testing.T) {
 	h := start(t, newFake(false), files.Options{Query: "main.go"}, 100, 20)
 	h.settled("main.go")
+	// The reason is wrapped in the pane, not cut off at its edge.
 	h.waitText("preview unavailable")
+	h.waitText("project.read")
 	if got := h.fake.Calls(wire.MethodProjectList) + h.fake.Calls(wire.MethodProjectRead); got != 0 {
 		t.Fatalf("%d list/read calls to a backend that does not offer them", got)
 	}
@@ -333,4 +335,81 @@ func TestPasteGoesIntoTheQuery(t *testing.T) {
 	if len(f.rows) != 1 || f.rows[0] != "pkg/maintenance/manager.go" {
 		t.Fatalf("rows %q after pasting", f.rows)
 	}
+}
+
+// Help offers only the keys that do something: with a ranked query, →, ←,
+// Home and End edit the query line, so they are not shown as tree keys.
+func TestHelpOmitsTreeKeysWhileRanking(t *testing.T) {
+	h := start(t, newFake(false), files.Options{}, 100, 24)
+	h.waitText("open folder")
+	h.typeText("main")
+	f := h.settled("main")
+	if v := ansi.Strip(f.view); strings.Contains(v, "open folder") {
+		t.Fatalf("a ranked list offers → open folder:\n%s", v)
+	}
+	h.tm.Send(tea.KeyPressMsg{Code: '?', Text: "?"})
+	f = h.waitText("toggle preview")
+	for _, tree := range []string{"open folder", "close folder", "first", "last"} {
+		if v := ansi.Strip(f.view); strings.Contains(v, tree) {
+			t.Fatalf("help of a ranked list offers %q:\n%s", tree, v)
+		}
+	}
+	h.press(tea.KeyEscape) // help closes
+	h.pressMod('u', tea.ModCtrl)
+	h.settled("")
+	h.waitText("open folder")
+}
+
+// A key pressed while help is shown closes help and does nothing else:
+// the page under help is not changed where the user cannot see it.
+func TestKeyUnderHelpClosesItAndIsNotTyped(t *testing.T) {
+	h := start(t, newFake(false), files.Options{}, 100, 24)
+	h.settled("")
+	h.tm.Send(tea.KeyPressMsg{Code: '?', Text: "?"})
+	h.waitText("toggle preview")
+	h.typeText("m")
+	f := h.wait("help to close", func(f frame) bool { return !strings.Contains(ansi.Strip(f.view), "toggle preview") })
+	if f.query != "" {
+		t.Fatalf("a key under help typed %q into the query", f.query)
+	}
+	h.typeText("ain") // help is closed: typing reaches the query again
+	h.settled("ain")
+}
+
+// A paste while help is shown closes help, so the query it changes is in
+// view, never changed under help.
+func TestPasteUnderHelpClosesIt(t *testing.T) {
+	h := start(t, newFake(false), files.Options{}, 100, 24)
+	h.settled("")
+	h.tm.Send(tea.KeyPressMsg{Code: '?', Text: "?"})
+	h.waitText("toggle preview")
+	h.tm.Send(tea.PasteMsg{Content: "main"})
+	f := h.settled("main")
+	if v := ansi.Strip(f.view); strings.Contains(v, "toggle preview") {
+		t.Fatalf("help still covers the query the paste changed:\n%s", v)
+	}
+}
+
+// The truncated snapshot's notice keeps what to do (→ opens a folder) at
+// 40 columns: shorter words, not a cut sentence.
+func TestTruncationNoticeFitsAt40Columns(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: fixture, Preview: true, Truncated: true})
+	h := start(t, fake, files.Options{}, 40, 10)
+	h.settled("")
+	h.waitText("not all files listed; → opens a folder")
+}
+
+// Alt-P shows the preview on a terminal too narrow for it to be shown by
+// itself: the key is never a silent no-op.
+func TestAltPShowsThePreviewOnANarrowTerminal(t *testing.T) {
+	h := start(t, newFake(true), files.Options{}, 60, 12)
+	h.settled("")
+	hasPane := func(f frame) bool { return strings.Contains(ansi.Strip(f.view), "│ README.md") }
+	if f := h.settled(""); hasPane(f) {
+		t.Fatalf("a pane at 60 columns before Alt-P:\n%s", ansi.Strip(f.view))
+	}
+	h.pressMod('p', tea.ModAlt)
+	h.wait("the preview pane", hasPane)
+	h.pressMod('p', tea.ModAlt)
+	h.wait("the pane hidden again", func(f frame) bool { return !hasPane(f) })
 }

@@ -48,7 +48,7 @@ type Model struct {
 
 	isDark, noColor bool
 	width, height   int
-	showPreview     bool
+	previewPref     previewPref
 
 	// epoch counts clears (invalidation, restart): replies of listings and
 	// previews made in an earlier epoch are dropped.
@@ -84,19 +84,18 @@ func New(opts Options) *Model {
 	in.CursorEnd()
 	_ = in.Focus()
 	m := &Model{
-		backend:     opts.Backend,
-		keys:        DefaultKeyMap(opts.Multi),
-		input:       in,
-		spin:        spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		multi:       opts.Multi,
-		isDark:      true,
-		showPreview: true,
-		gen:         opts.Backend.Init().Workspace.Generation,
-		canList:     bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
-		folders:     map[string]*folder{},
-		lazy:        map[string]bool{},
-		marked:      map[string]bool{},
-		rank:        rankState{k: rankWindow},
+		backend: opts.Backend,
+		keys:    DefaultKeyMap(opts.Multi),
+		input:   in,
+		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		multi:   opts.Multi,
+		isDark:  true,
+		gen:     opts.Backend.Init().Workspace.Generation,
+		canList: bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
+		folders: map[string]*folder{},
+		lazy:    map[string]bool{},
+		marked:  map[string]bool{},
+		rank:    rankState{k: rankWindow},
 	}
 	m.restyle()
 	return m
@@ -112,8 +111,16 @@ func (m *Model) restyle() {
 // Title implements tui.Page.
 func (m *Model) Title() string { return "Files" }
 
-// Keys implements tui.Page.
-func (m *Model) Keys() help.KeyMap { return m.keys }
+// Keys implements tui.Page. The tree's keys are left out while a query
+// is ranked: there →, ←, Home and End move in the query line.
+func (m *Model) Keys() help.KeyMap {
+	k := m.keys
+	tree := m.treeMode()
+	for _, b := range []*key.Binding{&k.Expand, &k.Collapse, &k.Top, &k.Bottom} {
+		b.SetEnabled(tree)
+	}
+	return k
+}
 
 // Init implements tui.Page: the first scan.
 func (m *Model) Init() tea.Cmd { return m.startScan() }
@@ -226,7 +233,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleMark()
 		return m.move(-1)
 	case key.Matches(msg, k.Preview):
-		m.showPreview = !m.showPreview
+		// From now on as asked, whatever the width.
+		if m.previewShown() {
+			m.previewPref = previewOff
+		} else {
+			m.previewPref = previewOn
+		}
 		return m.moved()
 	case m.treeMode() && key.Matches(msg, k.Expand):
 		return m.expand()

@@ -130,7 +130,15 @@ func (m *Model) hasChildren(i int) bool {
 }
 
 // previewShown reports whether the preview pane is on screen.
-func (m *Model) previewShown() bool { return m.showPreview && m.width >= previewMinWidth }
+func (m *Model) previewShown() bool {
+	switch m.previewPref {
+	case previewOn:
+		return true
+	case previewOff:
+		return false
+	}
+	return m.width >= previewMinWidth
+}
 
 // schedulePreview arranges for the focused row to be previewed once the
 // focus has rested for previewDelay.

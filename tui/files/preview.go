@@ -25,6 +25,17 @@ const previewBytes = 16 << 10
 // shown beside the list.
 const previewMinWidth = 80
 
+// previewPref is whether the preview pane is shown: from previewMinWidth
+// until Alt-P is pressed (auto), then as Alt-P last asked, whatever the
+// width (on, off), so the key always does what it says.
+type previewPref int
+
+const (
+	previewAuto previewPref = iota
+	previewOn
+	previewOff
+)
+
 // preview is the preview pane's state.
 type preview struct {
 	path    string // the path shown (or being fetched)

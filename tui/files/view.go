@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -69,14 +70,20 @@ func (m *Model) listHeight() int {
 	return max(h, 1)
 }
 
+// notice is the line under the query for a truncated snapshot, in
+// shorter words when the longer ones do not fit.
 func (m *Model) notice() string {
 	if m.snap == nil || !m.snap.truncated {
 		return ""
 	}
+	long, short := "⚠ not every file is listed (the scan hit its bounds)", "⚠ not all files listed"
 	if m.canList {
-		return "⚠ not every file is listed (the scan hit its bounds); → opens a folder"
+		long, short = long+"; → opens a folder", short+"; → opens a folder"
 	}
-	return "⚠ not every file is listed (the scan hit its bounds)"
+	if ansi.StringWidth(long) > m.width {
+		return short
+	}
+	return long
 }
 
 func (m *Model) queryLine() string {
@@ -293,7 +300,10 @@ func (m *Model) previewLines(w, h int) []string {
 	case p.loading:
 		add(m.styles.PreviewNote.Render("loading…"))
 	case p.note != "" && len(p.lines) == 0:
-		add(m.styles.PreviewNote.Render(p.note))
+		// The note is all there is (a reason, a failure): wrapped whole.
+		for _, l := range display.Wrap(p.note, w-1) {
+			add(m.styles.PreviewNote.Render(l))
+		}
 	}
 	body := h - len(lines)
 	if p.note != "" && len(p.lines) > 0 {

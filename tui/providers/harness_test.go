@@ -66,9 +66,13 @@ func newFake(opts ...func(*bridgetest.Options)) *bridgetest.Fake {
 	return bridgetest.New(o)
 }
 
-// start runs the picker on the Providers tab over fake.
-func start(t *testing.T, fake *bridgetest.Fake, w, h int) *harness {
+// start runs the picker on the Providers tab (or on tab active) over fake.
+func start(t *testing.T, fake *bridgetest.Fake, w, h int, active ...int) *harness {
 	t.Helper()
+	tab := 2
+	if len(active) > 0 {
+		tab = active[0]
+	}
 	c := &clock{}
 	page := providers.New(providers.Options{Backend: fake, Now: c.now})
 	hs := &harness{t: t, clock: c}
@@ -78,7 +82,7 @@ func start(t *testing.T, fake *bridgetest.Fake, w, h int) *harness {
 			tui.NewPlaceholder("Sessions", "sessions page"),
 			page,
 		},
-		Active: 2, Width: w, Height: h,
+		Active: tab, Width: w, Height: h,
 		Probe: func() any { return state{revision: page.Revision(), busy: page.Busy()} },
 	})
 	return hs

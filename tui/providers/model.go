@@ -17,6 +17,7 @@
 package providers
 
 import (
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -144,6 +145,10 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case tui.ShownMsg:
 		if !m.shown {
 			m.shown = true
+			if m.down { // RestartedMsg reads the catalog
+				m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
+				return m, nil
+			}
 			return m, m.startLoad()
 		}
 	case loadedMsg:
@@ -157,6 +162,7 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case bridge.RestartedMsg:
 		m.down = false
 		m.keys.Restart.SetEnabled(true)
+		m.msg, m.msgBad = "The backend was restarted with the current settings.", false
 		m.abandonAll("The backend was restarted")
 		if m.shown {
 			return m, m.startLoad()
@@ -216,15 +222,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // enter selects the focused model; on a provider it moves to its models.
 func (m *Model) enter() tea.Cmd {
 	if m.section == sectionProviders {
-		m.section = sectionModels
-		if p, ok := m.focusedProvider(); ok {
-			for i, c := range m.choices() {
-				if c.Provider == p.Provider {
-					m.ccursor = i
-					break
-				}
-			}
+		p, ok := m.focusedProvider()
+		if !ok {
+			return nil
 		}
+		i := slices.IndexFunc(m.choices(), func(c wire.Choice) bool { return c.Provider == p.Provider })
+		if i < 0 {
+			m.msg, m.msgBad = p.Provider+" has no model to choose: a provider needs enabled models and a fetched model list (r).", false
+			return nil
+		}
+		m.section, m.ccursor = sectionModels, i
 		m.scrollChoices()
 		return nil
 	}

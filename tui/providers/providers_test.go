@@ -132,7 +132,7 @@ func TestEscCancelsTheRefreshNotThePicker(t *testing.T) {
 	h.WaitText("refreshing slow… 3s · esc cancels") // the elapsed time moves
 	h.Type("j")                                     // navigation still works
 	h.Press(tea.KeyEscape)
-	h.WaitText("slow: refresh cancelled after 3s (operation.cancel sent); its previous catalog stays.")
+	h.WaitText("slow: refresh cancelled after 3s; its catalog is unchanged.") // plain words: no method name
 	if n := fake.Calls(wire.MethodCancel); n != 1 {
 		t.Fatalf("%d cancellations reached the backend", n)
 	}
@@ -214,6 +214,7 @@ func TestCapitalRRestartsTheBackendAndReloads(t *testing.T) {
 	h.Wait("the restart and reload", func(f pagetest.Frame) bool {
 		return fake.Calls("restart") == 1 && fake.Calls(wire.MethodModelCatalogStatus) == 2 && !st(f).busy
 	})
+	h.WaitText("The backend was restarted") // R is acknowledged
 	if n := fake.Calls(wire.MethodModelRefresh) + fake.Calls(wire.MethodModelSelect); n != 0 {
 		t.Fatalf("%d refreshes or selections by themselves", n)
 	}
@@ -300,5 +301,43 @@ func TestTinyTerminals(t *testing.T) {
 		h.TM.Send(tea.WindowSizeMsg{Width: w, Height: 3})
 		f := h.Wait("a tiny size", func(f pagetest.Frame) bool { return strings.Count(f.View, "\n") == 2 })
 		pagetest.CheckFits(t, f.View, w, 3)
+	}
+}
+
+// A tab first shown after the child died says the backend is down and
+// that R restarts it (not "Ctrl-R to try again", which cannot work), then
+// reads the catalog once it is restarted.
+func TestFirstShownWhileDownSaysRRestarts(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 100, 24, 0)
+	h.WaitText("files page")
+	fake.Crash()
+	h.WaitText("● down")
+	h.Press('3', tea.ModAlt)
+	f := h.WaitText("Press R to restart")
+	if strings.Contains(f.View, "Ctrl-R") || strings.Contains(f.View, "could not be read") {
+		t.Fatalf("a dead backend's page offers Ctrl-R or hides why:\n%s", f.View)
+	}
+	if n := fake.Calls(wire.MethodModelCatalogStatus); n != 0 {
+		t.Fatalf("%d status calls to a dead backend", n)
+	}
+	h.Type("R")
+	h.loaded()
+}
+
+// Enter on a provider without a model to choose stays on it and says why,
+// instead of moving to another provider's model, which a second Enter
+// would then select.
+func TestEnterOnAProviderWithoutModelsStays(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 120, 24)
+	h.loaded()
+	h.focus("slow")
+	h.Press(tea.KeyEnter)
+	h.WaitText("slow has no model to choose")
+	h.Press(tea.KeyEnter)
+	h.WaitText("▌ slow") // the providers keep the focus
+	if n := fake.Calls(wire.MethodModelSelect); n != 0 {
+		t.Fatalf("%d select calls from Enter on a provider without models", n)
 	}
 }

@@ -134,7 +134,7 @@ func (m *Model) handleRefreshed(msg refreshedMsg) tea.Cmd {
 	case msg.err == nil:
 		return m.outcome(r, msg.res)
 	case r.cancelled && errors.Is(msg.err, context.Canceled):
-		m.msg, m.msgBad = fmt.Sprintf("%s: refresh cancelled after %s (operation.cancel sent); its previous catalog stays.", id, seconds(m.now().Sub(r.started))), false
+		m.msg, m.msgBad = fmt.Sprintf("%s: refresh cancelled after %s; its catalog is unchanged.", id, seconds(m.now().Sub(r.started))), false
 		return m.startLoad()
 	}
 	m.msg, m.msgBad = id+": "+refreshError(msg.err), true

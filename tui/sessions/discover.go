@@ -117,6 +117,9 @@ func (m *Model) handlePage(msg pageMsg) tea.Cmd {
 	filtered := m.add(msg.res.Sessions)
 	if msg.res.Complete {
 		m.disc.running, m.complete = false, true
+		if m.note == noteStillReading {
+			m.note = ""
+		}
 		m.disc.autoRestarts = 0
 		m.disc.cancel()
 		return filtered

@@ -132,13 +132,15 @@ func (m *Model) handleRank(msg rankMsg) tea.Cmd {
 }
 
 // show makes a ranking the rows shown. The focused row stays focused when
-// the query is the same; a new query focuses its best match.
+// the query is the same and the user moved off the top; a cursor on the
+// top row stays there (the newest session, or the best match, as pages
+// arrive: fzf's cursor does the same); a new query focuses its best match.
 func (m *Model) show(msg rankMsg) {
 	keep := m.Focused()
-	sameQuery := msg.query == m.filter.query
+	keepFocus := msg.query == m.filter.query && m.cursor > 0
 	m.filter.query, m.filter.covers, m.filter.shown = msg.query, msg.n, msg.shown
 	m.cursor = 0
-	if sameQuery {
+	if keepFocus {
 		if i := slices.IndexFunc(m.filter.shown, func(s shownRow) bool { return m.rows[s.row].ID == keep }); i >= 0 {
 			m.cursor = i
 		}

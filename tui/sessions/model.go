@@ -79,7 +79,7 @@ type Model struct {
 func New(opts Options) *Model {
 	in := textinput.New()
 	in.Prompt = "> "
-	in.Placeholder = "filter sessions by title"
+	in.Placeholder = "filter by title"
 	in.SetVirtualCursor(false)
 	_ = in.Focus()
 	now := opts.Now
@@ -171,6 +171,10 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case tui.ShownMsg:
 		if !m.shown {
 			m.shown = true
+			if m.down { // RestartedMsg starts discovery
+				m.disc.err = "The backend is not running, so the sessions cannot be read. Press R to restart it; they are then read."
+				return m, nil
+			}
 			return m, m.startDiscovery()
 		}
 	case pageMsg:

@@ -40,6 +40,10 @@ type openMsg struct {
 	err   error
 }
 
+// noteStillReading answers Enter on provisional rows; the list's
+// completion takes it away.
+const noteStillReading = "Sessions are still being read; Enter opens one once the list is complete."
+
 // openFocused is Enter. Provisional rows are not a finished list: until
 // discovery completes Enter only says so. With nothing to open (no
 // session, no match) the picker ends with nothing chosen.
@@ -50,7 +54,7 @@ func (m *Model) openFocused() tea.Cmd {
 	case m.down:
 		return tui.ReportError(errDown)
 	case !m.complete && m.disc.running:
-		m.note, m.noteBad = "Sessions are still being read; Enter opens one once the list is complete.", false
+		m.note, m.noteBad = noteStillReading, false
 		return nil
 	case !m.complete:
 		m.note, m.noteBad = "There is no finished list to open from; press Ctrl-R to read the sessions again.", true

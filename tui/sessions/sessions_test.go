@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -439,4 +440,97 @@ func TestTinyTerminals(t *testing.T) {
 		f := h.Wait("a tiny size", func(f pagetest.Frame) bool { return strings.Count(f.View, "\n") == 2 })
 		pagetest.CheckFits(t, f.View, w, 3)
 	}
+}
+
+// An untouched cursor stays on the top row as pages arrive, as fzf's does:
+// the newest session is focused when the list completes, not whichever row
+// happened to be first on the first page. A row the user moved to stays
+// focused.
+func TestFocusFollowsTopUntilMoved(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moves int
+		want  string
+	}{
+		{"untouched", 0, "s-e2e"},
+		{"moved", 1, "s-tree"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			release := make(chan struct{})
+			last := page(fixture[3:], "", "")
+			last.hold = release
+			fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), last)
+			h := start(t, fake, 80, 24)
+			h.WaitText("3 so far")
+			for range tc.moves {
+				h.Press(tea.KeyDown)
+			}
+			h.Wait("the focus to settle", func(f pagetest.Frame) bool { return st(f).focused == []string{"s-parser", "s-tree"}[tc.moves] })
+			close(release)
+			if got := st(h.complete()).focused; got != tc.want {
+				t.Fatalf("focused %q after completion, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// The filter line's placeholder is whole at the narrowest width scout
+// supports, not cut in the middle of a word.
+func TestPlaceholderFitsAt40Columns(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 40, 10)
+	f := h.complete()
+	line := strings.Split(ansi.Strip(f.View), "\n")[1]
+	if !strings.HasPrefix(line, "> filter by title ") {
+		t.Fatalf("filter line %q, want the whole placeholder", line)
+	}
+}
+
+// Enter on provisional rows says to wait; once the list completes that
+// note is gone (it would contradict the finished list under it).
+func TestWaitNoteGoesWhenTheListCompletes(t *testing.T) {
+	release := make(chan struct{})
+	last := page(fixture[3:], "", "")
+	last.hold = release
+	fake, _ := scripted(page(fixture[:3], "d1.a", wire.ProgressHistoryWork), last)
+	h := start(t, fake, 80, 24)
+	h.WaitText("3 so far")
+	h.Press(tea.KeyEnter)
+	h.WaitText("Enter opens one once the list is complete")
+	close(release)
+	f := h.complete()
+	f = h.Wait("the note to go", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "still being read") })
+	if !st(f).complete {
+		t.Fatalf("state %+v", st(f))
+	}
+}
+
+// The finished list's counts are never cut: words too long for the width
+// give way to the short ones.
+func TestFooterCountsFitWhateverTheirSize(t *testing.T) {
+	fake, _ := scripted(answer{res: bridgetest.Page(fixture, "", "", wire.SessionNotices{SessionsOtherDirectories: 1234, SessionsOmittedInvalid: 5678})})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.WaitText("7 here · 1234 elsewhere · 5678 invalid")
+}
+
+// A tab first shown after the child died says the backend is down and
+// that R restarts it (not "Ctrl-R to try again", which cannot work), then
+// reads the sessions once it is restarted.
+func TestFirstShownWhileDownSaysRRestarts(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24, 0)
+	h.WaitText("files page")
+	fake.Crash()
+	h.WaitText("● down")
+	h.Press('2', tea.ModAlt)
+	f := h.WaitText("Press R to restart")
+	if strings.Contains(f.View, "Ctrl-R") {
+		t.Fatalf("a dead backend's page offers Ctrl-R:\n%s", f.View)
+	}
+	if n := fake.Calls(wire.MethodSessionDiscover); n != 0 {
+		t.Fatalf("%d discover calls to a dead backend", n)
+	}
+	h.Type("R")
+	h.complete()
 }

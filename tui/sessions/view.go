@@ -187,9 +187,17 @@ func (m *Model) noteLines() []string {
 
 // footer is discovery's state: the spinner and the progress in words while
 // it runs (the rows are provisional), else the counts, sessions in other
-// directories and omitted invalid ones included.
+// directories and omitted invalid ones included. Shorter words are used
+// under 60 columns and wherever the longer ones would be cut.
 func (m *Model) footer() string {
-	narrow := m.width < 60
+	line := m.footerLine(m.width < 60)
+	if ansi.StringWidth(line) > m.width {
+		line = m.footerLine(true)
+	}
+	return ansi.Truncate(line, m.width, "…")
+}
+
+func (m *Model) footerLine(narrow bool) string {
 	var parts []string
 	switch {
 	case m.open.running:
@@ -216,7 +224,7 @@ func (m *Model) footer() string {
 				fmt.Sprintf("%d omitted (malformed or unreadable)", n.SessionsOmittedInvalid))
 		}
 	}
-	return ansi.Truncate(m.styles.Footer.Render(strings.Join(parts, " · ")), m.width, "…")
+	return m.styles.Footer.Render(strings.Join(parts, " · "))
 }
 
 // relTime is how long ago ts was, in a few cells ("" when unreadable).
