@@ -396,7 +396,7 @@ func (m Model) statusLine() string {
 	if m.trust == wire.TrustUntrusted && m.state != StateDown {
 		// The project's .scout/config.toml exists but is not applied: say
 		// how to adopt it (scout never trusts on its own).
-		parts = append(parts, m.styles.Dim.Render("project config not trusted (scout trust)"))
+		parts = append(parts, m.styles.Dim.Render("project config not trusted (scout trust, then restart)"))
 	}
 	if s := m.pages[m.active].Status(); s != "" {
 		parts = append(parts, s)

@@ -187,7 +187,7 @@ func TestBannerLineUnderTheTabsOnTallTerminalsOnly(t *testing.T) {
 
 func TestUntrustedProjectConfigIsShown(t *testing.T) {
 	h := startRootWith(t, bridgetest.Options{Files: []string{"a.go"}, Trust: wire.TrustUntrusted})
-	h.wait("the untrusted notice", func(view, _ string) bool { return strings.Contains(view, "scout trust") })
+	h.wait("the untrusted notice", func(view, _ string) bool { return strings.Contains(view, "scout trust, then restart") })
 	plain := startRoot(t)
 	plain.wait("the status line", func(view, _ string) bool { return strings.Contains(view, "gen 1") })
 	plain.mu.Lock()
