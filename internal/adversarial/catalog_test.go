@@ -75,6 +75,18 @@ func encodeCache(t testing.TB, p catalogProvider, ids []string) []byte {
 	return data
 }
 
+// entriesFirst moves a cache's entries member before its header members.
+func entriesFirst(t testing.TB, data []byte) []byte {
+	t.Helper()
+	i := bytes.Index(data, []byte(`,"entries":`))
+	if i < 0 || data[0] != '{' || data[len(data)-1] != '}' {
+		t.Fatalf("unexpected cache encoding %.80q", data)
+	}
+	out := append([]byte("{"), data[i+1:len(data)-1]...)
+	out = append(append(out, ','), data[1:i]...)
+	return append(out, '}')
+}
+
 func numbered(prefix string, n int) []string {
 	out := make([]string, n)
 	for i := range out {
@@ -104,11 +116,13 @@ const fatalVariants = 3
 func cacheVariants(t *testing.T, p catalogProvider) []func(path string) error {
 	a, b := encodeCache(t, p, numbered("a", 150)), encodeCache(t, p, numbered("b", 150))
 	// Written in place, a cache can be read torn: the start of the old
-	// file and the rest of the new one. Catalog C has another length, so
-	// a torn read of it is broken JSON (invalid_format); a torn read of two
-	// catalogs of the same length and shape could be a valid mix, which no
-	// reader can tell from a real catalog (docs/hostile.md).
-	c := encodeCache(t, p, numbered("c", 149))
+	// file and the rest of the new one. Two catalogs of the same shape can
+	// tear into a valid mix, which no reader can tell from a real catalog
+	// (docs/hostile.md), so catalog C, the one written in place, has its
+	// members in the other order (entries first, as JSON allows): a torn
+	// read of C and A or B holds a member twice or lacks the header, and is
+	// never a catalog.
+	c := entriesFirst(t, encodeCache(t, p, numbered("c", 149)))
 	other := p
 	other.base = "http://127.0.0.1:10/other"
 	foreign := encodeCache(t, other, numbered("a", 150))
