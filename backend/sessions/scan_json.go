@@ -25,13 +25,18 @@ const (
 
 // specialMask has the high bit set in every byte of w that needs a closer
 // look inside a string: '"', '\\', a control character or a non-ASCII
-// byte. Borrows only run upwards from a byte that is itself special, so the
-// lowest set bit always marks the first special byte.
+// byte. No special byte is ever missed, and borrows only run upwards from
+// a byte that is itself special, so the lowest set bit always marks the
+// first special byte; bits above it may be false.
 func specialMask(w uint64) uint64 {
 	quote := w ^ (lsb * '"')
 	bslash := w ^ (lsb * '\\')
-	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (w-lsb*0x20)&^w | w) & msb
+	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (w - lsb*0x20) | w) & msb
 }
+
+// simpleEscape marks the characters after a backslash that make a
+// two-byte escape.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // scanString returns the index just past the string literal that starts
 // with the quote at b[i], and whether it holds an escape; ok is false for
@@ -39,12 +44,46 @@ func specialMask(w uint64) uint64 {
 func scanString(b []byte, i int) (end int, escaped, ok bool) {
 	i++
 	for {
+	words:
 		for i+8 <= len(b) {
-			if m := specialMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) / 8
-				break
+			m := specialMask(binary.LittleEndian.Uint64(b[i:]))
+			if m == 0 {
+				i += 8
+				continue
 			}
-			i += 8
+			// Two-byte escapes and two- or three-byte characters are
+			// most of what stops the scan in prose: pass every one of
+			// them in the word from its mask, without reading the word
+			// again. Bits above the first may be false (borrows), so
+			// each flagged byte is looked at; next is where the bytes
+			// consumed so far end.
+			next := i
+			for ; m != 0; m &= m - 1 {
+				j := i + bits.TrailingZeros64(m)/8
+				if j < next {
+					continue
+				}
+				switch c := b[j]; {
+				case c == '\\':
+					if j+1 >= len(b) || !simpleEscape[b[j+1]] {
+						i = j
+						break words
+					}
+					next = j + 2
+					escaped = true
+				case c >= utf8.RuneSelf:
+					n := utf8Len(b[j:])
+					if n == 0 {
+						i = j
+						break words
+					}
+					next = j + n
+				case c == '"' || c < 0x20:
+					i = j
+					break words
+				}
+			}
+			i = max(i+8, next)
 		}
 		if i >= len(b) {
 			return 0, false, false
@@ -71,6 +110,35 @@ func scanString(b []byte, i int) (end int, escaped, ok bool) {
 			i += size
 		}
 	}
+}
+
+// utf8Len is the length of the two- or three-byte UTF-8 sequence at the
+// start of b, 0 for anything else (ASCII, four bytes, invalid: the caller
+// looks closer).
+func utf8Len(b []byte) int {
+	if len(b) < 3 {
+		return 0
+	}
+	c0, c1, c2 := b[0], b[1], b[2]
+	switch {
+	case c0 >= 0xc2 && c0 <= 0xdf:
+		if c1&0xc0 == 0x80 {
+			return 2
+		}
+	case c0 >= 0xe0 && c0 <= 0xef:
+		// E0 needs A0..BF (no overlong form), ED 80..9F (no surrogate).
+		lo, hi := byte(0x80), byte(0xbf)
+		switch c0 {
+		case 0xe0:
+			lo = 0xa0
+		case 0xed:
+			hi = 0x9f
+		}
+		if c1 >= lo && c1 <= hi && c2&0xc0 == 0x80 {
+			return 3
+		}
+	}
+	return 0
 }
 
 // escapeLen is the length of the escape sequence at the start of b, or 0

@@ -1,0 +1,128 @@
+package sessions
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// scanPieces are the parts string bodies are made of in the scanner tests:
+// what stops the word-at-a-time scan (escapes of every kind, valid and not,
+// UTF-8 of every length, valid and not, control characters, quotes), and
+// plain runs of several lengths so each lands at every offset of a word.
+var scanPieces = []string{
+	"a", "abcdefg", strings.Repeat("x", 37),
+	`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\\\"`, `\\\\`,
+	`\u00e9`, `\u00E9`, `\ud83d\ude00`, `\uD83D\uDE00`, `\ud83d`, `\ude00`, `\ud83d\u0041`, `\ud83d\\ude00`,
+	`\u12`, `\u12g4`, `\x`, `\'`, `\` + "\x01", `\` + "é", `\`,
+	"é", "—", "😀", "\u2028", "\x7f",
+	"\xff", "\xc3", "\xe2\x80", "\xf0\x9f\x98", "\xed\xa0\x80", "\xe0\x80\x80", "\xc0\x80", "\xf4\x90\x80\x80", "\x80",
+	"\x00", "\x01", "\t", "\n", "\x1f",
+	`"`,
+}
+
+// checkScanLine holds the record parser to jsontext on `{"text":"<body>"}`
+// (and, when valid, to the literal it reports).
+func checkScanLine(t *testing.T, body string) {
+	t.Helper()
+	line := []byte(`{"type":"user","text":"` + body + `"}`)
+	rec, err := ParseRecord(line)
+	valid := jsontext.Value(line).IsValid()
+	if (err == nil) != valid {
+		t.Fatalf("%q: parser error %v, jsontext valid %v", line, err, valid)
+	}
+	if valid && !bytes.Equal(rec.Text, line[len(`{"type":"user","text":`):len(line)-1]) {
+		t.Fatalf("%q: text %q", line, rec.Text)
+	}
+}
+
+// TestScanStringPieces: every piece and every pair of pieces, after a
+// plain prefix of 0 to 16 bytes, so each lands on every offset of a word
+// and across word ends (the scanner reads eight bytes at a time), and the
+// string ends right after them or after more plain bytes.
+func TestScanStringPieces(t *testing.T) {
+	for pad := 0; pad <= 16; pad++ {
+		prefix := strings.Repeat("p", pad)
+		for _, a := range scanPieces {
+			checkScanLine(t, prefix+a)
+			checkScanLine(t, prefix+a+"0123456789")
+			for _, b := range scanPieces {
+				checkScanLine(t, prefix+a+b)
+				checkScanLine(t, prefix+a+b+"abcdefghijklmnopq")
+			}
+		}
+	}
+}
+
+// TestScanStringRandom: longer random mixes of the pieces.
+func TestScanStringRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for range n {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			p := scanPieces[rng.IntN(len(scanPieces))]
+			if rng.IntN(3) > 0 { // mostly valid: the scan goes further
+				for !jsontext.Value(`"` + p + `"`).IsValid() {
+					p = scanPieces[rng.IntN(len(scanPieces))]
+				}
+			}
+			b.WriteString(p)
+		}
+		checkScanLine(t, b.String())
+	}
+}
+
+// TestScanStringEdges names the cases the fast path must get right.
+func TestScanStringEdges(t *testing.T) {
+	long := strings.Repeat("a", 61)
+	for _, tt := range []struct {
+		body string
+		ok   bool
+	}{
+		{long + "\xff", false},                        // invalid UTF-8 right after a long ASCII run
+		{long + "abc\xe2\x80", false},                 // a truncated sequence before the quote
+		{long + "ab\xe2\x80\x94", true},               // a sequence across a word boundary
+		{long + "abcdefg\xf0\x9f\x98\x80", true},      // four bytes across a word boundary
+		{long + `abcdefg\"`, true},                    // an escape across a word boundary
+		{long + `abcdefg\\`, true},                    // an escaped backslash across it
+		{long + `abcdefg\`, false},                    // the backslash escapes the closing quote
+		{long + `abcdef\\\"x`, true},                  // an odd run ending in an escaped quote
+		{long + `abcde\ud83d\ude00`, true},            // a surrogate pair across words
+		{long + `abcde\ud83d`, false},                 // a lone high surrogate
+		{long + `abcde\ude00`, false},                 // a lone low surrogate
+		{long + `\ud83d\ude00\ude00`, false},          // a pair, then a lone low one
+		{long + `\\ude00`, true},                      // no escape: an escaped backslash, then text
+		{long + "abcdefg\x1f", false},                 // a control character at a word's end
+		{long + "abcdefgh\x00ijkl", false},            // NUL inside
+		{long + "\x7f", true},                         // DEL is allowed
+		{long + "\xed\x9f\xbf", true},                 // U+D7FF
+		{long + "\xed\xa0\x80", false},                // an encoded surrogate
+		{long + "\xef\xbf\xbf\xf4\x8f\xbf\xbf", true}, // U+FFFF, U+10FFFF
+	} {
+		line := []byte(`{"text":"` + tt.body + `"}`)
+		if _, err := ParseRecord(line); (err == nil) != tt.ok {
+			t.Errorf("%q: error %v, want ok=%v", tt.body, err, tt.ok)
+		}
+		checkScanLine(t, tt.body)
+	}
+}
+
+// TestScanStringUnterminated: a string that never ends, whatever its last
+// bytes, is refused, at every length around a word.
+func TestScanStringUnterminated(t *testing.T) {
+	for n := range 20 {
+		for _, end := range []string{"", `\`, `\"`, `\\`, "é", "\xe2\x80", `\u12`, `\ud83d`} {
+			line := []byte(`{"text":"` + strings.Repeat("a", n) + end)
+			if _, err := ParseRecord(line); err == nil {
+				t.Errorf("%q accepted", line)
+			}
+		}
+	}
+}
