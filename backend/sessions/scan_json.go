@@ -38,31 +38,96 @@ func specialMask(w uint64) uint64 {
 // two-byte escape.
 var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
+// pack moves the flags of specialMask (bit 7 of each byte) to the low
+// eight bits, byte k's to bit k. The product's terms land on distinct
+// bits, so nothing carries into the top byte but the flags.
+func pack(m uint64) uint64 {
+	return (m >> 7) * 0x0102040810204080 >> 56
+}
+
+// blockMask has bit k set when b[k] may be special (see specialMask), for
+// the 64 bytes of b.
+func blockMask(b []byte) uint64 {
+	_ = b[63]
+	return pack(specialMask(binary.LittleEndian.Uint64(b[0:]))) |
+		pack(specialMask(binary.LittleEndian.Uint64(b[8:])))<<8 |
+		pack(specialMask(binary.LittleEndian.Uint64(b[16:])))<<16 |
+		pack(specialMask(binary.LittleEndian.Uint64(b[24:])))<<24 |
+		pack(specialMask(binary.LittleEndian.Uint64(b[32:])))<<32 |
+		pack(specialMask(binary.LittleEndian.Uint64(b[40:])))<<40 |
+		pack(specialMask(binary.LittleEndian.Uint64(b[48:])))<<48 |
+		pack(specialMask(binary.LittleEndian.Uint64(b[56:])))<<56
+}
+
 // scanString returns the index just past the string literal that starts
 // with the quote at b[i], and whether it holds an escape; ok is false for
 // anything jsontext would refuse.
+//
+// Two-byte escapes and two- or three-byte characters are most of what
+// stops a scan in prose (one every 16 bytes or so): they are passed from
+// the mask of the bytes read, without reading those bytes again. A string
+// is read a word at a time first (names and short values end in a few),
+// then, once it has proved long, 64 bytes at a time: one mask for the
+// block, one branch on it, and the flagged bytes handled in turn. Flags
+// above the first in a word may be false (borrows), so each flagged byte
+// is looked at; next is where the bytes consumed so far end, and the
+// flags below it are dropped. Anything else (a quote, a control
+// character, \u, four bytes, invalid UTF-8) goes to the exact step at the
+// bottom of the loop.
 func scanString(b []byte, i int) (end int, escaped, ok bool) {
 	i++
+	words := 0 // words read one at a time since the last block
+scan:
 	for {
+	blocks:
+		for words >= 4 && i+64 <= len(b) {
+			m := blockMask(b[i : i+64])
+			if m == 0 {
+				i += 64
+				continue
+			}
+			next := i
+			for m != 0 {
+				j := i + bits.TrailingZeros64(m)
+				switch c := b[j]; {
+				case c == '\\':
+					if j+1 >= len(b) || !simpleEscape[b[j+1]] {
+						i, words = j, 0
+						break blocks
+					}
+					next = j + 2
+					escaped = true
+				case c >= utf8.RuneSelf:
+					n := utf8Len(b[j:])
+					if n == 0 {
+						i, words = j, 0
+						break blocks
+					}
+					next = j + n
+				case c == '"' || c < 0x20:
+					i, words = j, 0
+					break blocks
+				default:
+					next = j + 1
+				}
+				m &= ^uint64(0) << uint(next-i) // 0 from 64 on
+			}
+			i = max(i+64, next)
+		}
 	words:
 		for i+8 <= len(b) {
+			if words >= 4 && i+64 <= len(b) {
+				continue scan
+			}
+			words++
 			m := specialMask(binary.LittleEndian.Uint64(b[i:]))
 			if m == 0 {
 				i += 8
 				continue
 			}
-			// Two-byte escapes and two- or three-byte characters are
-			// most of what stops the scan in prose: pass every one of
-			// them in the word from its mask, without reading the word
-			// again. Bits above the first may be false (borrows), so
-			// each flagged byte is looked at; next is where the bytes
-			// consumed so far end.
 			next := i
-			for ; m != 0; m &= m - 1 {
+			for m != 0 {
 				j := i + bits.TrailingZeros64(m)/8
-				if j < next {
-					continue
-				}
 				switch c := b[j]; {
 				case c == '\\':
 					if j+1 >= len(b) || !simpleEscape[b[j+1]] {
@@ -81,7 +146,10 @@ func scanString(b []byte, i int) (end int, escaped, ok bool) {
 				case c == '"' || c < 0x20:
 					i = j
 					break words
+				default:
+					next = j + 1
 				}
+				m &= ^uint64(0) << (8 * uint(next-i)) // 0 from 64 on
 			}
 			i = max(i+8, next)
 		}

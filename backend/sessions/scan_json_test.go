@@ -24,27 +24,43 @@ var scanPieces = []string{
 	`"`,
 }
 
-// checkScanLine holds the record parser to jsontext on `{"text":"<body>"}`
-// (and, when valid, to the literal it reports).
+// checkScanLine holds the record parser to jsontext on
+// `{"type":"user","text":"<body>"}`, and on the same line with a long
+// member after the text, so that the scan reads the end of the text in
+// 64-byte blocks too (it does only with 64 bytes left to read); when the
+// line is valid, the parser must report the text's literal.
 func checkScanLine(t *testing.T, body string) {
 	t.Helper()
-	line := []byte(`{"type":"user","text":"` + body + `"}`)
-	rec, err := ParseRecord(line)
-	valid := jsontext.Value(line).IsValid()
-	if (err == nil) != valid {
-		t.Fatalf("%q: parser error %v, jsontext valid %v", line, err, valid)
-	}
-	if valid && !bytes.Equal(rec.Text, line[len(`{"type":"user","text":`):len(line)-1]) {
-		t.Fatalf("%q: text %q", line, rec.Text)
+	const head = `{"type":"user","text":`
+	for _, tail := range []string{`}`, `,"x":"` + strings.Repeat("y", 80) + `"}`} {
+		line := []byte(head + `"` + body + `"` + tail)
+		rec, err := ParseRecord(line)
+		valid := jsontext.Value(line).IsValid()
+		if (err == nil) != valid {
+			t.Fatalf("%q: parser error %v, jsontext valid %v", line, err, valid)
+		}
+		if valid && !bytes.Equal(rec.Text, line[len(head):len(line)-len(tail)]) {
+			t.Fatalf("%q: text %q", line, rec.Text)
+		}
 	}
 }
 
 // TestScanStringPieces: every piece and every pair of pieces, after a
-// plain prefix of 0 to 16 bytes, so each lands on every offset of a word
-// and across word ends (the scanner reads eight bytes at a time), and the
-// string ends right after them or after more plain bytes.
+// plain prefix of 0 to 16 bytes and after one of 40 to 103 bytes, so each
+// lands on every offset of a word and of a 64-byte block (the scanner
+// reads a string a word at a time, then in blocks), and the string ends
+// right after them or after more plain bytes.
 func TestScanStringPieces(t *testing.T) {
+	pads := []int{}
 	for pad := 0; pad <= 16; pad++ {
+		pads = append(pads, pad)
+	}
+	if !testing.Short() {
+		for pad := 40; pad < 104; pad++ {
+			pads = append(pads, pad)
+		}
+	}
+	for _, pad := range pads {
 		prefix := strings.Repeat("p", pad)
 		for _, a := range scanPieces {
 			checkScanLine(t, prefix+a)
