@@ -25,13 +25,16 @@ const (
 
 // specialMask has the high bit set in every byte of w that needs a closer
 // look inside a string: '"', '\\', a control character or a non-ASCII
-// byte. No special byte is ever missed, and borrows only run upwards from
-// a byte that is itself special, so the lowest set bit always marks the
-// first special byte; bits above it may be false.
+// byte. For an ASCII byte c, c^'"'-1, c^'\\'-1 and c-0x20 have the high
+// bit set exactly when c is the quote, the backslash or a control
+// character (no "&^ x" is needed: a non-ASCII byte is flagged by w itself).
+// No special byte is ever missed, and borrows only run upwards from a byte
+// that is itself special, so the lowest set bit always marks the first
+// special byte; bits above it may be false.
 func specialMask(w uint64) uint64 {
 	quote := w ^ (lsb * '"')
 	bslash := w ^ (lsb * '\\')
-	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (w - lsb*0x20) | w) & msb
+	return ((quote - lsb) | (bslash - lsb) | (w - lsb*0x20) | w) & msb
 }
 
 // simpleEscape marks the characters after a backslash that make a

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -139,6 +140,47 @@ func TestScanStringUnterminated(t *testing.T) {
 			if _, err := ParseRecord(line); err == nil {
 				t.Errorf("%q accepted", line)
 			}
+		}
+	}
+}
+
+// TestSpecialMask: in words of bytes drawn mostly from the ones that
+// matter (and their neighbours, where borrows would show), every special
+// byte is flagged and the lowest flag is a special byte.
+func TestSpecialMask(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+	near := []byte{0, 1, 0x1f, 0x20, 0x21, '"', '#', '!', '[', '\\', ']', 0x7f, 0x80, 0xa2, 0xdc, 0xff, 'a'}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 1 << 20 {
+		var b [8]byte
+		for k := range b {
+			if rng.IntN(4) == 0 {
+				b[k] = byte(rng.IntN(256))
+			} else {
+				b[k] = near[rng.IntN(len(near))]
+			}
+		}
+		w := uint64(0)
+		for k := 7; k >= 0; k-- {
+			w = w<<8 | uint64(b[k])
+		}
+		m := specialMask(w)
+		first := -1
+		for k, c := range b {
+			if special(c) {
+				if m>>(8*k+7)&1 == 0 {
+					t.Fatalf("% x: byte %d not flagged (mask %x)", b, k, m)
+				}
+				if first < 0 {
+					first = k
+				}
+			}
+		}
+		if m != 0 && bits.TrailingZeros64(m)/8 != first {
+			t.Fatalf("% x: lowest flag at %d, first special at %d", b, bits.TrailingZeros64(m)/8, first)
+		}
+		if p := pack(m); p != 0 && bits.TrailingZeros64(p) != bits.TrailingZeros64(m)/8 || bits.OnesCount64(p) != bits.OnesCount64(m) {
+			t.Fatalf("pack(%x) = %x", m, p)
 		}
 	}
 }
