@@ -27,14 +27,16 @@ const (
 // look inside a string: '"', '\\', a control character or a non-ASCII
 // byte. For an ASCII byte c, c^'"'-1, c^'\\'-1 and c-0x20 have the high
 // bit set exactly when c is the quote, the backslash or a control
-// character (no "&^ x" is needed: a non-ASCII byte is flagged by w itself).
-// No special byte is ever missed, and borrows only run upwards from a byte
-// that is itself special, so the lowest set bit always marks the first
-// special byte; bits above it may be false.
+// character; for a non-ASCII byte one of them always has (the first keeps
+// c's high bit unless c^'"' is 0x80 or 0x81, and then c-0x20 has it). No
+// special byte is ever missed, even with a borrow from the byte below, and
+// borrows only run upwards from a byte that is itself special, so the
+// lowest set bit always marks the first special byte; bits above it may be
+// false.
 func specialMask(w uint64) uint64 {
 	quote := w ^ (lsb * '"')
 	bslash := w ^ (lsb * '\\')
-	return ((quote - lsb) | (bslash - lsb) | (w - lsb*0x20) | w) & msb
+	return ((quote - lsb) | (bslash - lsb) | (w - lsb*0x20)) & msb
 }
 
 // simpleEscape marks the characters after a backslash that make a

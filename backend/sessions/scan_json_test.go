@@ -151,6 +151,12 @@ func TestSpecialMask(t *testing.T) {
 	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
 	near := []byte{0, 1, 0x1f, 0x20, 0x21, '"', '#', '!', '[', '\\', ']', 0x7f, 0x80, 0xa2, 0xdc, 0xff, 'a'}
 	rng := rand.New(rand.NewPCG(3, 4))
+	var words [][8]byte
+	for p := range 256 { // every byte after every byte (borrows from below)
+		for c := range 256 {
+			words = append(words, [8]byte{'a', 'b', 'c', byte(p), byte(c), 'd', '"', 0x80})
+		}
+	}
 	for range 1 << 20 {
 		var b [8]byte
 		for k := range b {
@@ -160,6 +166,9 @@ func TestSpecialMask(t *testing.T) {
 				b[k] = near[rng.IntN(len(near))]
 			}
 		}
+		words = append(words, b)
+	}
+	for _, b := range words {
 		w := uint64(0)
 		for k := 7; k >= 0; k-- {
 			w = w<<8 | uint64(b[k])
