@@ -11,7 +11,7 @@ import (
 
 // This file is the fast path of the record parser. History lines are
 // mostly one long string (a reply, a tool output), so the parser scans
-// strings itself, eight bytes at a time, and leaves every other value
+// strings itself, eight or 64 bytes at a time, and leaves every other value
 // (numbers, literals, nested objects and arrays, which are short) to the
 // strict jsontext decoder. Its acceptance is exactly jsontext's: UTF-8
 // validity, escapes (surrogates paired), no control characters, no
