@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -70,6 +71,21 @@ func BenchmarkDiscover(b *testing.B) {
 			}
 			cpu.report(b, total)
 		})
+	}
+}
+
+// BenchmarkParseRecord measures the record parser alone on one 64 KiB
+// record padded like the benchmark stores' (an escape or a multi-byte
+// character every 16 bytes or so).
+func BenchmarkParseRecord(b *testing.B) {
+	const chunk = `lorem ipsum \"dolor\" sit amet, consectetur — adipiscing elit\n `
+	text := strings.Repeat(chunk, (64<<10)/len(chunk))
+	line := []byte(`{"v":1,"type":"assistant","ts":"2026-01-02T03:04:05Z","cwd":"/w","text":"` + text + `"}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if _, err := sessions.ParseRecord(line); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -29,8 +29,10 @@
 // # Parsing
 //
 // Records are mostly one long string, so record.go and scan_json.go scan
-// strings eight bytes at a time and leave other values to the strict
-// jsontext decoder; FuzzParseRecord holds the two to the same acceptance.
+// strings themselves (a word at a time, then 64-byte blocks with one mask,
+// passing two-byte escapes and two- and three-byte characters without
+// leaving the loop) and leave other values to the strict jsontext decoder;
+// FuzzParseRecord holds the two to the same acceptance.
 // Titles are decoded rune by rune from the literal and stop at their bound,
 // so an 8 MiB reply costs no copy.
 //
