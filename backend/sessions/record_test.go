@@ -284,12 +284,3 @@ func wantAccepted(line []byte) bool {
 	}
 	return true
 }
-
-// TestParseRFC3339: what RFC 3339's grammar allows and Go's layout does
-// not (lower-case t and z, a leap second) is a time; the rest is not.
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}

@@ -498,8 +498,8 @@ func TestWaitNoteGoesWhenTheListCompletes(t *testing.T) {
 	h.Press(tea.KeyEnter)
 	h.WaitText("Enter opens one once the list is complete")
 	close(release)
-	f := h.complete()
-	f = h.Wait("the note to go", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "still being read") })
+	h.complete()
+	f := h.Wait("the note to go", func(f pagetest.Frame) bool { return !strings.Contains(f.View, "still being read") })
 	if !st(f).complete {
 		t.Fatalf("state %+v", st(f))
 	}
