@@ -266,7 +266,11 @@ func (m *storeMutator) step(i int) {
 		os.Remove(p)
 		err = os.Symlink(m.s.path("h-0002.jsonl"), p)
 	case 4:
-		err = os.WriteFile(m.s.path(name+".lock"), lockBytes(time.Now()), 0o644)
+		lock := m.s.path(name + ".lock")
+		_, existed := os.Lstat(lock)
+		if err = os.WriteFile(lock, lockBytes(time.Now()), 0o644); existed == nil {
+			return // an existing lock rewritten is a renewal, no change
+		}
 	case 5:
 		f, e := os.OpenFile(m.s.path("h-0001.lock"), os.O_WRONLY|os.O_TRUNC, 0)
 		if e == nil {
