@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/makefs"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
@@ -17,19 +18,7 @@ import (
 // pipes: every page is scanned, stat'ed, fitted, its ids minted, encoded
 // and decoded by the client. One op is the whole folder.
 func BenchmarkProjectList10k(b *testing.B) {
-	dir := b.TempDir()
-	for i := range 10000 {
-		p := filepath.Join(dir, fmt.Sprintf("entry-%05d.go", (i*7919)%10000))
-		var err error
-		if i%10 == 0 {
-			err = os.Mkdir(p, 0o755)
-		} else {
-			err = os.WriteFile(p, nil, 0o644)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	dir := makefs.WideFolder(b, 10000)
 	p := scouttest.Start(b, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + filepath.Join(b.TempDir(), "home")}})
 	p.Initialize(wire.MethodProjectList)
 	for _, limit := range []int{1000, 200} {

@@ -3,14 +3,13 @@ package files
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 
 	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/policy"
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/makefs"
 )
 
 // BenchmarkPages10k lists a folder of 10,000 entries (1,000 directories,
@@ -19,19 +18,7 @@ import (
 // entries and fits the page into the byte bound. One op is the whole
 // folder.
 func BenchmarkPages10k(b *testing.B) {
-	dir := b.TempDir()
-	for i := range 10000 {
-		p := filepath.Join(dir, fmt.Sprintf("entry-%05d.go", (i*7919)%10000))
-		var err error
-		if i%10 == 0 {
-			err = os.Mkdir(p, 0o755)
-		} else {
-			err = os.WriteFile(p, nil, 0o644)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+	dir := makefs.WideFolder(b, 10000)
 	root, pol := openView(b, dir, policy.Rules{RespectIgnore: true})
 	for _, limit := range []int{1000, 200} {
 		b.Run(fmt.Sprintf("limit=%d", limit), func(b *testing.B) {

@@ -135,3 +135,25 @@ func unlockAll(dir string) {
 		return nil
 	})
 }
+
+// WideFolder makes a folder of n entries in a new temporary directory and
+// returns it: entry-00000.go … in scrambled creation order, every tenth a
+// directory, the rest empty files. The benchmarks of project.list page
+// through it.
+func WideFolder(t testing.TB, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := range n {
+		p := filepath.Join(dir, fmt.Sprintf("entry-%05d.go", (i*7919)%n))
+		var err error
+		if i%10 == 0 {
+			err = os.Mkdir(p, 0o755)
+		} else {
+			err = os.WriteFile(p, nil, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
