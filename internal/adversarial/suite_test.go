@@ -12,6 +12,7 @@ import (
 
 	"github.com/scoutdev/scout/internal/leakscan"
 	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/internal/testhome"
 )
 
 // scan is the suite's leak scanner: every line every backend of the suite
@@ -23,6 +24,7 @@ var scan = leakscan.New(leakscan.Canaries{Paths: []string{leakscan.TempDir()}})
 // or if a goroutine of the tests (harness readers, provider servers,
 // rpcclient pumps) outlived them.
 func TestMain(m *testing.M) {
+	testhome.Isolate()
 	code := m.Run()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {

@@ -1,0 +1,115 @@
+// Package testhome gives a test process a home of its own: HOME, the XDG
+// base directories and SCOUT_HOME point into one temporary directory, and
+// the variables that would lead a test to a real agent store or a real
+// provider (CLAUDE_CONFIG_DIR, CODEX_HOME, OPENAI_API_KEY, …) are unset.
+// Every package with tests calls Isolate first thing in its TestMain, so
+// nothing a test or a scout child it starts does can reach the real home.
+//
+// The Go toolchain's own directories (build cache, module cache, GOPATH,
+// its env file) are pinned to where they were before, so a `go build` run
+// by a test still finds the caches instead of downloading and compiling
+// everything again into the temporary home.
+package testhome
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// unset are the variables that name a store or a credential outside the
+// home: each would let a test read (or, for a provider, call) something
+// real. Tests that need one set it themselves, pointing at a fixture.
+var unset = []string{
+	"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "OPENCODE_DB",
+	"OPENAI_API_KEY", "OPENAI_BASE_URL",
+	"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+	"OPENROUTER_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+	"OLLAMA_HOST",
+	"SCOUT_MAX_INDEXED", "SCOUT_CTRL_T_OPTS", "SCOUT_ALT_C_OPTS",
+	"NO_COLOR",
+}
+
+// prefix names the temporary homes, one per test process, so a later
+// process can remove those whose process has exited (TestMain cannot
+// clean up after itself: goleak.VerifyTestMain and os.Exit skip defers).
+const prefix = "scout-testhome-"
+
+// Dir is the temporary home of this process, set by Isolate.
+var Dir string
+
+// Isolate points HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME,
+// XDG_CACHE_HOME and SCOUT_HOME into a new temporary directory, unsets the
+// variables of unset, and pins GOCACHE, GOMODCACHE, GOPATH and GOENV. It
+// panics when it cannot: a test run that might write into the real home
+// must not start.
+func Isolate() {
+	removeStale()
+	pinGo()
+	Dir = filepath.Join(os.TempDir(), fmt.Sprintf("%s%d", prefix, os.Getpid()))
+	if err := os.RemoveAll(Dir); err != nil {
+		panic(err)
+	}
+	for _, sub := range []string{"home", "config", "data", "state", "cache", "scout"} {
+		if err := os.MkdirAll(filepath.Join(Dir, sub), 0o700); err != nil {
+			panic(err)
+		}
+	}
+	set("HOME", filepath.Join(Dir, "home"))
+	set("XDG_CONFIG_HOME", filepath.Join(Dir, "config"))
+	set("XDG_DATA_HOME", filepath.Join(Dir, "data"))
+	set("XDG_STATE_HOME", filepath.Join(Dir, "state"))
+	set("XDG_CACHE_HOME", filepath.Join(Dir, "cache"))
+	set("SCOUT_HOME", filepath.Join(Dir, "scout"))
+	for _, k := range unset {
+		os.Unsetenv(k)
+	}
+}
+
+// pinGo fixes the toolchain's directories at the values the real home
+// gives them, the way `go env` derives them.
+func pinGo() {
+	if os.Getenv("GOCACHE") == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			set("GOCACHE", filepath.Join(dir, "go-build"))
+		}
+	}
+	if os.Getenv("GOENV") == "" {
+		if dir, err := os.UserConfigDir(); err == nil {
+			set("GOENV", filepath.Join(dir, "go", "env"))
+		}
+	}
+	if os.Getenv("GOPATH") == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			set("GOPATH", filepath.Join(home, "go"))
+		}
+	}
+	if os.Getenv("GOMODCACHE") == "" {
+		if gopath := filepath.SplitList(os.Getenv("GOPATH")); len(gopath) > 0 {
+			set("GOMODCACHE", filepath.Join(gopath[0], "pkg", "mod"))
+		}
+	}
+}
+
+func set(k, v string) {
+	if err := os.Setenv(k, v); err != nil {
+		panic(err)
+	}
+}
+
+// removeStale removes the homes of test processes that have exited.
+func removeStale() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
+	for _, dir := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), prefix))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.RemoveAll(dir)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package testhome
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	os.Setenv("CODEX_HOME", "/nonexistent-real-store")
+	os.Setenv("OPENAI_API_KEY", "sk-real")
+	Isolate()
+	os.Exit(m.Run())
+}
+
+// TestIsolateMovesEveryHome checks the variables Isolate promises: each home
+// lies in Dir, and the store and key variables are gone.
+func TestIsolateMovesEveryHome(t *testing.T) {
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "SCOUT_HOME"} {
+		v := os.Getenv(k)
+		if !strings.HasPrefix(v, Dir+string(filepath.Separator)) {
+			t.Errorf("%s = %q, not inside %q", k, v, Dir)
+		}
+		if st, err := os.Stat(v); err != nil || !st.IsDir() {
+			t.Errorf("%s: %v", k, err)
+		}
+	}
+	for _, k := range unset {
+		if v, ok := os.LookupEnv(k); ok {
+			t.Errorf("%s is still set (%q)", k, v)
+		}
+	}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if v := os.Getenv(k); v == "" || strings.HasPrefix(v, Dir) {
+			t.Errorf("%s = %q: not pinned outside the temporary home", k, v)
+		}
+	}
+}
+
+// TestEveryTestPackageIsolates walks the module: every directory with tests
+// must call Isolate from its TestMain, so a new package cannot write into
+// the real home by forgetting to.
+func TestEveryTestPackageIsolates(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root not found: %v", err)
+	}
+	dirs := map[string]bool{} // dir -> some test file calls Isolate
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(path)
+		dirs[dir] = dirs[dir] || mainIsolates(f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 10 {
+		t.Fatalf("found only %d test packages: the walk is wrong", len(dirs))
+	}
+	for dir, ok := range dirs {
+		if !ok {
+			rel, _ := filepath.Rel(root, dir)
+			t.Errorf("%s: no TestMain calls testhome.Isolate()", rel)
+		}
+	}
+}
+
+// mainIsolates reports whether f declares a TestMain that calls Isolate
+// (testhome.Isolate, or Isolate itself in this package).
+func mainIsolates(f *ast.File) bool {
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "TestMain" || fn.Body == nil {
+			continue
+		}
+		found := false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			switch f := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				found = found || f.Sel.Name == "Isolate" && isIdent(f.X, "testhome")
+			case *ast.Ident:
+				found = found || f.Name == "Isolate"
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
