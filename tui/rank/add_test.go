@@ -112,10 +112,10 @@ func TestAddExtendsCache(t *testing.T) {
 	if _, err := r.Rank(context.Background(), "se", 5); err != nil {
 		t.Fatal(err)
 	}
-	before := r.cache.lookup("se")
+	before := cached(r, "se")
 	r.Add(paths[2500:6000])
 	checkRanker(t, r, paths[:6000], "se", 5)
-	set := r.cache.lookup("se")
+	set := cached(r, "se")
 	if set != before || set.covers != 6000 || len(set.segs) != len(r.tab.Load().blocks) {
 		t.Fatalf("the cached set was not extended in place: covers %d, %d segments", set.covers, len(set.segs))
 	}
@@ -147,7 +147,7 @@ func TestAddExtendCancelled(t *testing.T) {
 		if _, err := r.Rank(ctx, "srv", 10); !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled at call %d: err %v", n, err)
 		}
-		if set := r.cache.lookup("srv"); set == nil || set.covers != 3000 {
+		if set := cached(r, "srv"); set == nil || set.covers != 3000 {
 			t.Fatalf("cancelled at call %d: the cached set changed", n)
 		}
 	}

@@ -41,6 +41,8 @@ type scratch struct {
 	next   [2]row    // the rows of an extension (extend), alternating
 	last   *row      // the last row of the last score or extension
 	pos    []int32   // positions of the last alignment (rune indices), set by trace
+	best   []int32   // the best occurrence so far of an exact term
+	runes  []rune    // a non-ASCII path's runes folded for a term
 }
 
 // fit sizes the per-rune buffers for m query runes.
@@ -62,12 +64,16 @@ func (s *scratch) fit(m int) {
 // occur; the last row stays in s.rows. cls holds the path's rune classes
 // and off the byte offset of each rune (nil when runes are bytes). With
 // trace the matched rune indices are left in s.pos.
-func align(s *scratch, n int, cls []uint8, off []int32, trace bool) int32 {
+//
+// With base false the base-name bonus (layerAllInBase) is left out: a
+// term of a query of several sets earns it apart (alignBase), once per
+// path.
+func align(s *scratch, n int, cls []uint8, off []int32, base, trace bool) int32 {
 	if !s.feasible(n) {
 		return noMatch
 	}
 	s.layout()
-	firstRow(&s.rows[0], cls, off)
+	firstRow(&s.rows[0], cls, off, base)
 	for j := 1; j < len(s.rows); j++ {
 		nextRow(&s.rows[j-1], &s.rows[j], cls)
 	}
@@ -247,26 +253,33 @@ func greedy[E byte | rune](s *scratch, t, q []E, cls []uint8, off []int32) int32
 	return scoreOf(cls, off, s.pos)
 }
 
-// firstRow scores the first query rune at each position of r.
-func firstRow(r *row, cls []uint8, off []int32) {
+// firstRow scores the first query rune at each position of r, with the
+// base-name bonus unless base is false.
+func firstRow(r *row, cls []uint8, off []int32, base bool) {
 	for x, i := range r.pos {
 		r.v0[x], r.v1[x] = neg, neg
-		if k := cls[i]; wordStartOf[k] {
-			r.v1[x] = bonusOf[1][k] + first(int(i), k, off)
+		k := classAt(cls[i], i)
+		v := first(int(i), k, off)
+		if !base {
+			v -= inBaseBonus[k]
+		}
+		if wordStartOf[k] {
+			r.v1[x] = bonusOf[1][k] + v
 		} else {
-			r.v0[x] = bonusOf[0][k] + first(int(i), k, off)
+			r.v0[x] = bonusOf[0][k] + v
 		}
 	}
 }
 
 // firstRowBest is firstRow for an ASCII path (byte offsets are rune
 // indices), returning the row's best score, which row.best would find.
-func firstRowBest(pos, v0, v1 []int32, cls []uint8) int32 {
+// bonus is inBaseBonus, or noBaseBonus to leave the base-name bonus out.
+func firstRowBest(pos, v0, v1 []int32, cls []uint8, bonus *[clsCount]int32) int32 {
 	best := int32(neg)
 	v0, v1 = v0[:len(pos)], v1[:len(pos)]
 	for x, i := range pos {
-		k := cls[i]
-		v := -min(i*baseLeadPerByte, baseLeadMax) + inBaseBonus[k]
+		k := classAt(cls[i], i)
+		v := -min(i*baseLeadPerByte, baseLeadMax) + bonus[k]
 		if wordStartOf[k] {
 			v += bonusOf[1][k]
 			v0[x], v1[x] = neg, v
@@ -279,22 +292,85 @@ func firstRowBest(pos, v0, v1 []int32, cls []uint8) int32 {
 	return best
 }
 
+// A gap's best predecessor is kept in two running maxima: over the
+// previous row's cells in the current cell's component (after the last
+// slash before it) and over those before that slash, which pay
+// layerCross. Positions ascend, so when a cell lies past another slash,
+// every cell seen so far lies before it: the first maximum joins the
+// second.
+
+// gaps is the gap predecessors' state while a row is built.
+type gaps struct {
+	same, cross int32 // max of score + extend*position, by component
+	slash       int32 // the last slash before the current cell, or -1
+	next        int32 // the first slash after slash, or len(cls)
+}
+
+func newGaps(cls []uint8) gaps {
+	return gaps{same: neg, cross: neg, slash: -1, next: nextSlash(cls, 0)}
+}
+
+// at moves to the cell at position i.
+func (g *gaps) at(cls []uint8, i int32) {
+	if g.next >= i {
+		return
+	}
+	for g.next < i {
+		g.slash, g.next = g.next, nextSlash(cls, g.next+1)
+	}
+	g.cross, g.same = max(g.cross, g.same), neg
+}
+
+// add offers a previous row's cell at position p with best score v.
+func (g *gaps) add(p, v int32) {
+	v += layerGapExtend * p
+	if p >= g.slash {
+		g.same = max(g.same, v)
+	} else {
+		g.cross = max(g.cross, v)
+	}
+}
+
+// best is the best score reaching position i across a gap.
+func (g *gaps) best(i int32) int32 {
+	return max(g.same, g.cross-layerCross) - layerGapStart - layerGapExtend*(i-2)
+}
+
+// nextSlash returns the position of the first slash at or after from in
+// a path with rune classes cls, or len(cls). It tests eight classes at a
+// time.
+func nextSlash(cls []uint8, from int32) int32 {
+	i := int(from)
+	for ; i+8 <= len(cls); i += 8 {
+		if w := binary.LittleEndian.Uint64(cls[i:i+8]) & (lsbs * uint64(clsSlash)); w != 0 {
+			return int32(i + bits.TrailingZeros64(w)>>3)
+		}
+	}
+	for ; i < len(cls); i++ {
+		if cls[i]&clsSlash != 0 {
+			return int32(i)
+		}
+	}
+	return int32(len(cls))
+}
+
 // nextRowBest is nextRow into the row (pos, v0, v1), returning its best
 // score, which row.best would find.
 func nextRowBest(prev *row, pos, v0, v1 []int32, cls []uint8) int32 {
-	gap, y, best := int32(neg), 0, int32(neg)
+	g, y, best := newGaps(cls), 0, int32(neg)
 	v0, v1 = v0[:len(pos)], v1[:len(pos)]
 	pp, p0, p1 := prev.pos, prev.v0[:len(prev.pos)], prev.v1[:len(prev.pos)]
 	for x, i := range pos {
+		g.at(cls, i)
 		for ; y < len(pp) && pp[y] <= i-2; y++ {
-			gap = max(gap, max(p0[y], p1[y])+layerGapExtend*pp[y])
+			g.add(pp[y], max(p0[y], p1[y]))
 		}
-		d := gap - layerGapStart - layerGapExtend*(i-2)
+		d := g.best(i)
 		c0, c1 := int32(neg), int32(neg)
 		if y < len(pp) && pp[y] == i-1 {
 			c0, c1 = p0[y]+baseAdjacent, p1[y]+baseAdjacent+layerWordRun
 		}
-		k := cls[i]
+		k := uint16(cls[i])
 		if wordStartOf[k] {
 			v0[x], v1[x] = neg, bonusOf[1][k]+max(c1, c0, d)
 		} else {
@@ -309,21 +385,23 @@ func nextRowBest(prev *row, pos, v0, v1 []int32, cls []uint8) int32 {
 // rune's row prev.
 //
 // A cell is reached from the previous rune's cell one position back
-// (adjacent) or across a gap. For gaps, gap holds the maximum over the
-// previous row's cells at least two positions back of score + extend*p,
-// so that subtracting start + extend*(i-2) charges each its own gap.
+// (adjacent) or across a gap. For gaps, the running maxima (gaps) hold
+// the previous row's cells at least two positions back of score +
+// extend*p, so that subtracting start + extend*(i-2) charges each its own
+// gap (and layerCross the cells in another component).
 func nextRow(prev, cur *row, cls []uint8) {
-	gap, y := int32(neg), 0
+	g, y := newGaps(cls), 0
 	for x, i := range cur.pos {
+		g.at(cls, i)
 		for ; y < len(prev.pos) && prev.pos[y] <= i-2; y++ {
-			gap = max(gap, max(prev.v0[y], prev.v1[y])+layerGapExtend*prev.pos[y])
+			g.add(prev.pos[y], max(prev.v0[y], prev.v1[y]))
 		}
-		d := gap - layerGapStart - layerGapExtend*(i-2)
+		d := g.best(i)
 		c0, c1 := int32(neg), int32(neg)
 		if y < len(prev.pos) && prev.pos[y] == i-1 {
 			c0, c1 = prev.v0[y]+baseAdjacent, prev.v1[y]+baseAdjacent+layerWordRun
 		}
-		k := cls[i]
+		k := uint16(cls[i])
 		cur.v0[x], cur.v1[x] = neg, bonusOf[1][k]+c1
 		if wordStartOf[k] {
 			cur.v1[x] = bonusOf[1][k] + max(c1, c0, d)
@@ -350,7 +428,7 @@ func (s *scratch) trace(cls []uint8, x int, st uint8) {
 // forward pass did.
 func step(prev, cur *row, cls []uint8, x int, st uint8) (int, uint8) {
 	i := cur.pos[x]
-	k := cls[i]
+	k := uint16(cls[i])
 	v := cur.v0[x]
 	if st == 1 {
 		v = cur.v1[x]
@@ -369,14 +447,14 @@ func step(prev, cur *row, cls []uint8, x int, st uint8) (int, uint8) {
 		}
 		y--
 	}
-	return gapFrom(prev, i, y, v)
+	return gapFrom(prev, cls, i, y, v)
 }
 
 // gapFrom finds the nearest cell of prev, at index y or before, from which
 // a gap to position i leaves score v.
-func gapFrom(prev *row, i int32, y int, v int32) (int, uint8) {
+func gapFrom(prev *row, cls []uint8, i int32, y int, v int32) (int, uint8) {
 	for ; y >= 0; y-- {
-		g := gapCost(int(i - prev.pos[y] - 1))
+		g := crossCost(cls, prev.pos[y], i)
 		if prev.v1[y]-g == v {
 			return y, 1
 		}

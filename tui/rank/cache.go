@@ -1,10 +1,5 @@
 package rank
 
-import (
-	"strings"
-	"unicode/utf8"
-)
-
 // cacheEntries bounds how many queries' match sets are kept: enough for
 // typing and deleting back through a long query and for a few recent
 // queries, while a lookup (a linear scan) stays trivial.
@@ -17,12 +12,12 @@ const cacheEntries = 64
 // snapshot. Rows, needed only to continue typing, go before match sets.
 const cacheBudget = 12
 
-// queryCache keeps recent queries' match sets. A query that extends a
+// queryCache keeps recent queries' match sets. A query that implies a
 // cached one need only rescan that one's matches: whatever matches "serv"
 // matches "ser", in either case mode, since a prefix of a case-sensitive
-// query is no more strict; and while the case mode agrees, each match's
-// alignment continues from its cached last row. Deleting a rune finds the
-// shorter query's set itself.
+// term is no more strict, and whatever matches "foo ba" matches "foo";
+// plan.go says how much of the cached result's work each match keeps.
+// Deleting a rune finds the shorter query's set itself.
 type queryCache struct {
 	sets   []*matchSet // least recently used first
 	held   int         // hits and row cells over all sets
@@ -38,10 +33,11 @@ func (c *queryCache) fit(n int) {
 	c.budget = cacheBudget * max(n, 1)
 }
 
-// lookup returns query's match set, if cached, and marks it recent.
-func (c *queryCache) lookup(query string) *matchSet {
+// lookup returns the match set of the query of key, if cached, and marks
+// it recent.
+func (c *queryCache) lookup(key string) *matchSet {
 	for i, set := range c.sets {
-		if set.query == query {
+		if set.q.key == key {
 			c.sets = append(append(c.sets[:i], c.sets[i+1:]...), set)
 			return set
 		}
@@ -49,14 +45,13 @@ func (c *queryCache) lookup(query string) *matchSet {
 	return nil
 }
 
-// narrowest returns the match set of the longest cached query that is a
-// proper prefix of query ending on a rune boundary, or nil.
-func (c *queryCache) narrowest(query string) *matchSet {
+// narrowest returns the smallest cached match set of a query that q
+// implies (every match of q is among its matches), the most recent of
+// equal ones, or nil.
+func (c *queryCache) narrowest(q *query) *matchSet {
 	var best *matchSet
 	for _, set := range c.sets {
-		n := len(set.query)
-		if n < len(query) && strings.HasPrefix(query, set.query) && utf8.RuneStart(query[n]) &&
-			(best == nil || n > len(best.query)) {
+		if set.q.key != q.key && q.implies(set.q) && (best == nil || set.total <= best.total) {
 			best = set
 		}
 	}
@@ -131,9 +126,19 @@ func (set *matchSet) dropRows() int {
 
 // recycle gives set's buffers back; set must not be used afterwards.
 func (set *matchSet) recycle() {
-	set.dropRows()
 	for i := range set.segs {
-		putHits(set.segs[i].hits)
+		set.segs[i].recycle()
 	}
 	set.segs = nil
+}
+
+// recycle gives g's buffers back; g must not be used afterwards.
+func (g *segment) recycle() {
+	putHits(g.hits)
+	putInts(g.rest)
+	putInts(g.gain)
+	putInts(g.pos)
+	putInts(g.v0)
+	putInts(g.v1)
+	*g = segment{}
 }

@@ -5,16 +5,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 )
 
 // FuzzRank ranks any query over any newline-separated paths and checks
-// that the result is complete and sound: exactly the paths holding the
-// query's runes in order match (under smart case), each match's positions
-// are ascending rune starts in bounds holding those runes, and neither
-// typing the query rune by rune first nor adding half the paths after a
-// first ranking changes anything.
+// that the result is complete and sound: exactly the paths fzf's rules
+// select match (refMatches), each match's positions are ascending rune
+// starts in bounds (holding the term's runes, for a query of one fuzzy
+// term), and neither typing the query rune by rune first nor adding half
+// the paths after a first ranking changes anything.
 func FuzzRank(f *testing.F) {
 	f.Add("srv", "net/http/server.go\ncmd/go/main.go\nsrv")
 	f.Add("Ab", "aAb\nAB\nab/AbAb")
@@ -23,6 +22,8 @@ func FuzzRank(f *testing.F) {
 	f.Add("aaaa", strings.Repeat("a", 300))
 	f.Add("K", "\u212a\nk\nK")
 	f.Add("", "a\nb")
+	f.Add("^a b$ !c 'd | e", "a/b\nax/d.b\na c b\n e\n")
+	f.Add("'ab' cafe", "x/ab/café\nxab/cafe")
 	f.Fuzz(func(t *testing.T, query, list string) {
 		paths := strings.Split(list, "\n")
 		res, err := New(paths).Rank(context.Background(), query, 0)
@@ -49,68 +50,40 @@ func FuzzRank(f *testing.F) {
 	})
 }
 
-// checkMatches checks res against a plain subsequence test of every path.
+// checkMatches checks res against fzf's rules (refMatches) over every
+// path and, for a query of one fuzzy term, that each match's positions
+// hold the term's runes.
 func checkMatches(t *testing.T, query string, paths []string, res Result) {
 	t.Helper()
-	if query == "" {
+	sets := ParseQuery(query)
+	if len(sets) == 0 {
 		if res.Total != len(paths) || len(res.Matches) != len(paths) {
-			t.Fatalf("empty query: %d of %d paths", res.Total, len(paths))
+			t.Fatalf("no terms: %d of %d paths", res.Total, len(paths))
 		}
 		return
 	}
-	q := []rune(query)
-	sensitive := strings.IndexFunc(query, unicode.IsUpper) >= 0
-	found := map[int]bool{}
+	checkSyntaxMatches(t, query, paths, res)
+	if len(sets) != 1 || len(sets[0]) != 1 || sets[0][0].Kind != Fuzzy || sets[0][0].Inverse {
+		return
+	}
+	term := sets[0][0]
 	for _, m := range res.Matches {
-		found[m.Index] = true
-		checkPositions(t, q, sensitive, paths[m.Index], m.Positions)
-	}
-	if res.Total != len(res.Matches) || len(found) != len(res.Matches) {
-		t.Fatalf("total %d, %d matches, %d distinct", res.Total, len(res.Matches), len(found))
-	}
-	for i, p := range paths {
-		if want := holds(p, q, sensitive); want != found[i] {
-			t.Fatalf("%q in %q: matched %v, holds the runes in order %v", query, p, found[i], want)
-		}
+		checkPositions(t, term, paths[m.Index], m.Positions)
 	}
 }
 
-// checkPositions checks that pos are ascending rune starts of path (as
-// ranging over it decodes them) holding the runes of q.
-func checkPositions(t *testing.T, q []rune, sensitive bool, path string, pos []int) {
+// checkPositions checks that pos hold the runes of fuzzy term t in path,
+// as fzf folds them.
+func checkPositions(t *testing.T, term Term, path string, pos []int) {
 	t.Helper()
+	q := []rune(term.Text)
 	if len(pos) != len(q) {
-		t.Fatalf("%q in %q: %d positions", string(q), path, len(pos))
-	}
-	starts := map[int]bool{}
-	for b := range path {
-		starts[b] = true
+		t.Fatalf("%q in %q: %d positions", term.Text, path, len(pos))
 	}
 	for k, b := range pos {
-		if !starts[b] || k > 0 && b <= pos[k-1] {
-			t.Fatalf("%q in %q: bad positions %v", string(q), path, pos)
-		}
 		r, _ := utf8.DecodeRuneInString(path[b:])
-		if !same(r, q[k], sensitive) {
-			t.Fatalf("%q in %q: position %d holds %q", string(q), path, b, r)
+		if !refTerm(Term{Kind: Fuzzy, Text: string(q[k]), CaseSensitive: term.CaseSensitive, Normalize: term.Normalize}, string(r)) {
+			t.Fatalf("%q in %q: position %d holds %q", term.Text, path, b, r)
 		}
 	}
-}
-
-// holds reports whether path holds the runes of q in order.
-func holds(path string, q []rune, sensitive bool) bool {
-	k := 0
-	for _, r := range path {
-		if k < len(q) && same(r, q[k], sensitive) {
-			k++
-		}
-	}
-	return k == len(q)
-}
-
-func same(r, q rune, sensitive bool) bool {
-	if sensitive {
-		return r == q
-	}
-	return unicode.ToLower(r) == unicode.ToLower(q)
 }

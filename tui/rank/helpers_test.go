@@ -1,41 +1,45 @@
 package rank
 
 import (
-	"io/fs"
-	"os/exec"
-	"path/filepath"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 )
 
-var goTreeOnce = sync.OnceValues(func() ([]string, error) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
+// The committed path lists (testdata/record.sh lists them), read once.
+var (
+	goTreeOnce = sync.OnceValues(func() ([]string, error) { return readList("testdata/gotree.txt") })
+	pyTreeOnce = sync.OnceValues(func() ([]string, error) { return readList("testdata/pytree.txt") })
+)
+
+// readList reads a newline-separated path list.
+func readList(name string) ([]string, error) {
+	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	src := filepath.Join(strings.TrimSpace(string(out)), "src")
-	var paths []string
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		paths = append(paths, filepath.ToSlash(rel))
-		return err
-	})
-	slices.Sort(paths)
-	return paths, err
-})
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"), nil
+}
 
-// goTree lists the Go source tree's files as record_fzf.sh does: relative
-// to GOROOT/src, slash-separated, in byte order.
+// goTree is testdata/gotree.txt: the Go source tree's files, relative to
+// GOROOT/src, in byte order.
 func goTree(tb testing.TB) []string {
 	tb.Helper()
 	paths, err := goTreeOnce()
 	if err != nil {
-		tb.Fatalf("listing GOROOT/src: %v", err)
+		tb.Fatalf("reading the Go tree's list: %v", err)
+	}
+	return paths
+}
+
+// pyTree is testdata/pytree.txt: the Python library tree's files.
+func pyTree(tb testing.TB) []string {
+	tb.Helper()
+	paths, err := pyTreeOnce()
+	if err != nil {
+		tb.Fatalf("reading the Python tree's list: %v", err)
 	}
 	return paths
 }
@@ -64,4 +68,9 @@ func reference(r *Ranker, query string) []hit {
 	}
 	slices.SortFunc(ref, t.compare)
 	return ref
+}
+
+// cached returns the cached match set of query, or nil.
+func cached(r *Ranker, query string) *matchSet {
+	return r.cache.lookup(compileQuery(query).key)
 }

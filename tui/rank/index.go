@@ -23,7 +23,7 @@ type index struct {
 	fold  []byte  // ASCII paths: lower-cased bytes
 	cls   []uint8 // ASCII paths: rune classes
 	rorig []rune  // other paths: original runes
-	rfold []rune  // other paths: lower-cased runes
+	rfold []rune  // other paths: runes as a fuzzy term reads them (fuzzyFold, normalized)
 	rcls  []uint8 // other paths: rune classes
 	roff  []int32 // other paths: byte offset of each rune
 }
@@ -173,6 +173,9 @@ func kindsClass(prev, cur, next uint8) uint8 {
 	// wordEnd's rule, written out: this init may run before score.go's
 	// fills wordStartOf.
 	startsWord := c != 0
+	if cur == kindSlash {
+		c |= clsSlash
+	}
 	switch {
 	case startsWord:
 	case next == kindSlash:
@@ -208,7 +211,7 @@ func prepareASCII(fold, cls []uint8, p string) (uint64, bool) {
 	}
 	cls[n-1] = classOfKinds[(key<<3|uint(kindEnd))&(1<<9-1)]
 	const notEnd = ^(clsWordEnd | clsDirEnd) // a word's start never ends one
-	cls[0] = cls[0]&notEnd | clsPathStart
+	cls[0] &= notEnd
 	base := strings.LastIndexByte(p, '/') + 1
 	if base < n {
 		cls[base] = cls[base]&notEnd | clsBaseStart
@@ -218,6 +221,9 @@ func prepareASCII(fold, cls []uint8, p string) (uint64, bool) {
 	}
 	if end := namesakeEndASCII(p, base); end >= 0 && cls[end]&clsWordEnd != 0 {
 		cls[end] |= clsNamesake
+	}
+	if dot := strings.LastIndexByte(p[base:], '.'); dot > 0 && base+dot < n-1 {
+		cls[n-1] &^= clsWordEnd // an extension is no word of the name
 	}
 	return mask, true
 }
@@ -248,10 +254,9 @@ func foldASCII(fold []byte, p string) bool {
 func (x *index) addRunes(p string) entry {
 	e := entry{start: int32(len(x.rorig)), bytes: int32(len(p))}
 	for off, r := range p {
-		f := unicode.ToLower(r)
-		x.rorig, x.rfold = append(x.rorig, r), append(x.rfold, f)
+		x.rorig, x.rfold = append(x.rorig, r), append(x.rfold, normalizeRune(fuzzyFold(r)))
 		x.roff = append(x.roff, int32(off))
-		e.mask |= runeMask(f)
+		e.mask |= foldMask(r)
 	}
 	e.n = int32(len(x.rorig)) - e.start
 	x.rcls = appendClasses(x.rcls, x.rorig[e.start:])
@@ -277,29 +282,32 @@ func appendClasses[E byte | rune](cls []uint8, t []E) []uint8 {
 		r := rune(e)
 		c := classOf(prev, r, i, base)
 		if i > 0 && (c&clsCamel != 0 || isSeparator(r)) {
-			cls[len(cls)-1] |= wordEnd(cls[len(cls)-1], r == '/')
+			cls[len(cls)-1] |= wordEnd(classAt(cls[len(cls)-1], int32(i-1)), r == '/')
 		}
 		cls = append(cls, c)
 		prev = r
 	}
 	if len(t) > 0 {
-		cls[len(cls)-1] |= wordEnd(cls[len(cls)-1], false)
+		cls[len(cls)-1] |= wordEnd(classAt(cls[len(cls)-1], int32(len(t)-1)), false)
 	}
 	if end := namesakeEnd(t, base); end >= 0 && cls[start+end]&clsWordEnd != 0 {
 		cls[start+end] |= clsNamesake
+	}
+	if dot := lastIndex(t[base:], '.'); dot > 0 && base+dot < len(t)-1 {
+		cls[len(cls)-1] &^= clsWordEnd // an extension is no word of the name
 	}
 	return cls
 }
 
 // classOf returns the class bits that rune r at index i, after rune prev,
-// has by itself: path start, after a separator, camelCase hump, base name.
+// has by itself: a slash, after a separator, camelCase hump, base name.
 func classOf(prev, r rune, i, base int) uint8 {
 	var c uint8
-	switch {
-	case i == 0:
-		c |= clsPathStart
-	case isSeparator(prev):
+	if i > 0 && isSeparator(prev) {
 		c |= clsAfterSep
+	}
+	if r == '/' {
+		c |= clsSlash
 	}
 	if unicode.IsLower(prev) && unicode.IsUpper(r) {
 		c |= clsCamel
@@ -317,7 +325,7 @@ func classOf(prev, r rune, i, base int) uint8 {
 // followed by a slash or not. A one-rune word gets none: a single typed rune
 // says nothing about wanting the whole word, and a chain of one-letter
 // directories would otherwise outscore any base name.
-func wordEnd(c uint8, slash bool) uint8 {
+func wordEnd(c uint16, slash bool) uint8 {
 	switch {
 	case wordStartOf[c]:
 		return 0
@@ -325,6 +333,16 @@ func wordEnd(c uint8, slash bool) uint8 {
 		return clsWordEnd | clsDirEnd
 	}
 	return clsWordEnd
+}
+
+// lastIndex returns the index of the last e in t, or -1.
+func lastIndex[E byte | rune](t []E, e E) int {
+	for i := len(t) - 1; i >= 0; i-- {
+		if t[i] == e {
+			return i
+		}
+	}
+	return -1
 }
 
 // namesakeEnd returns the index of the last rune of the base name's stem

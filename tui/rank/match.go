@@ -2,6 +2,7 @@ package rank
 
 import (
 	"bytes"
+	"strings"
 	"unsafe"
 )
 
@@ -22,11 +23,11 @@ type view struct {
 	bytes int32
 }
 
-// view sets v to path i as p reads it, or reports false when p cannot
-// match it: a rune of p is missing from it, or p has non-ASCII runes and
-// the path none.
-func (x *index) view(p *pattern, i int, v *view) bool {
-	e := &x.ents[i]
+// view sets v to path j as fuzzy term p reads it, or reports false when
+// p cannot match it: a rune of p is missing from it, or p has non-ASCII
+// runes and the path none.
+func (x *index) view(s *scratch, p *pattern, j int, v *view) bool {
+	e := &x.ents[j]
 	if e.mask&p.mask != p.mask || e.ascii && p.bytes == nil {
 		return false
 	}
@@ -34,13 +35,11 @@ func (x *index) view(p *pattern, i int, v *view) bool {
 	v.bytes = e.bytes
 	switch {
 	case e.ascii && p.sensitive:
-		v.b, v.r, v.cls, v.off = bytesOf(x.paths[i]), nil, x.cls[a:b], nil
+		v.b, v.r, v.cls, v.off = bytesOf(x.paths[j]), nil, x.cls[a:b], nil
 	case e.ascii:
 		v.b, v.r, v.cls, v.off = x.fold[a:b], nil, x.cls[a:b], nil
-	case p.sensitive:
-		v.b, v.r, v.cls, v.off = nil, x.rorig[a:b], x.rcls[a:b], x.roff[a:b]
 	default:
-		v.b, v.r, v.cls, v.off = nil, x.rfold[a:b], x.rcls[a:b], x.roff[a:b]
+		v.b, v.r, v.cls, v.off = nil, x.runesFor(s, p, j), x.rcls[a:b], x.roff[a:b]
 	}
 	return true
 }
@@ -51,12 +50,30 @@ func (v *view) unmatched(m int) int32 {
 	return v.bytes - int32(m)
 }
 
-// score scores path i for p, or returns noMatch. It reports whether the
-// last row of the alignment is left at s.last (not for inputs past
-// maxCells). With trace the matched rune indices are left in s.pos.
-func (x *index) score(s *scratch, p *pattern, i int, trace bool) (int32, bool) {
+// score scores path j for fuzzy term p, or returns noMatch. It reports
+// whether the last row of the alignment is left at s.last (not for
+// inputs past maxCells). With trace the matched rune indices are left in
+// s.pos.
+func (x *index) score(s *scratch, p *pattern, j int, trace bool) (int32, bool) {
+	sc, listed := x.alignment(s, p, j, trace)
+	if sc == noMatch {
+		return noMatch, false
+	}
+	return sc - (x.ents[j].bytes - int32(len(p.runes))), listed
+}
+
+// align is the score of the best alignment of fuzzy term p in path j
+// (scoreOf's terms, without the unmatched-bytes term), or noMatch.
+func (x *index) align(s *scratch, p *pattern, j int, trace bool) int32 {
+	sc, _ := x.alignment(s, p, j, trace)
+	return sc
+}
+
+// alignment is align, reporting also whether the last row is left at
+// s.last.
+func (x *index) alignment(s *scratch, p *pattern, j int, trace bool) (int32, bool) {
 	var v view
-	if !x.view(p, i, &v) || len(p.runes) > len(v.cls) {
+	if !x.view(s, p, j, &v) || len(p.runes) > len(v.cls) {
 		return noMatch, false
 	}
 	var listed bool
@@ -65,19 +82,50 @@ func (x *index) score(s *scratch, p *pattern, i int, trace bool) (int32, bool) {
 	} else {
 		listed = collectRunes(s, v.r, p)
 	}
-	var sc int32
 	switch {
 	case !listed && v.b != nil:
-		sc = greedy(s, v.b, p.bytes, v.cls, nil)
+		return p.unbased(v.cls, s.pos, greedy(s, v.b, p.bytes, v.cls, nil)), false
 	case !listed:
-		sc = greedy(s, v.r, p.runes, v.cls, v.off)
-	default:
-		sc = align(s, len(v.cls), v.cls, v.off, trace)
+		return p.unbased(v.cls, s.pos, greedy(s, v.r, p.runes, v.cls, v.off)), false
 	}
-	if sc == noMatch {
-		return noMatch, false
+	return align(s, len(v.cls), v.cls, v.off, !p.once, trace), true
+}
+
+// unbased is score v of the alignment pos without the base-name bonus
+// when term p leaves it out (p.once).
+func (p *pattern) unbased(cls []uint8, pos []int32, v int32) int32 {
+	if p.once && v != noMatch && cls[pos[0]]&clsInBase != 0 {
+		return v - layerAllInBase
 	}
-	return sc - v.unmatched(len(p.runes)), listed
+	return v
+}
+
+// alignBase is the best alignment of fuzzy term p in path j's base name
+// alone, with the base-name bonus, or noMatch (also for inputs past
+// maxCells). With trace the matched rune indices are left in s.pos.
+func (x *index) alignBase(s *scratch, p *pattern, j int, trace bool) int32 {
+	var v view
+	if !x.view(s, p, j, &v) || len(p.runes) > len(v.cls) {
+		return noMatch
+	}
+	var listed bool
+	var base int32
+	if v.b != nil {
+		listed, base = collectBytes(s, v.b, p), int32(strings.LastIndexByte(x.paths[j], '/')+1)
+	} else {
+		listed, base = collectRunes(s, v.r, p), int32(lastIndex(v.r, '/')+1)
+	}
+	if !listed {
+		return noMatch
+	}
+	for k, l := range s.lists[:len(p.runes)] {
+		i := 0
+		for i < len(l) && l[i] < base {
+			i++
+		}
+		s.lists[k] = l[:copy(l, l[i:])] // in place: the buffer keeps its start
+	}
+	return align(s, len(v.cls), v.cls, v.off, true, trace)
 }
 
 // extend scores path i for p from prev, the last row of p's first m runes
@@ -86,7 +134,7 @@ func (x *index) score(s *scratch, p *pattern, i int, trace bool) (int32, bool) {
 // no score, for inputs past maxCells, which score handles instead.
 func (x *index) extend(s *scratch, p *pattern, i, m int, prev *row) (int32, bool) {
 	var v view
-	if !x.view(p, i, &v) {
+	if !x.view(s, p, i, &v) {
 		return noMatch, true
 	}
 	for j := m; j < len(p.runes); j++ {
@@ -117,7 +165,7 @@ func (x *index) scoreLast(s *scratch, p *pattern, i int, prev *row, g *segment) 
 		return x.lastASCII(p, i, e, prev, g)
 	}
 	var v view
-	if !x.view(p, i, &v) {
+	if !x.view(s, p, i, &v) {
 		return noMatch, 0
 	}
 	a, after := len(g.pos), int32(-1)
@@ -132,7 +180,7 @@ func (x *index) scoreLast(s *scratch, p *pattern, i int, prev *row, g *segment) 
 	g.v0, g.v1 = extend32(g.v0, a+n), extend32(g.v1, a+n)
 	r := row{g.pos[a:], g.v0[a:], g.v1[a:]}
 	if prev == nil {
-		firstRow(&r, v.cls, v.off)
+		firstRow(&r, v.cls, v.off, !p.once)
 	} else {
 		nextRow(prev, &r, v.cls)
 	}
@@ -165,7 +213,11 @@ func (x *index) lastASCII(p *pattern, i int, e *entry, prev *row, g *segment) (i
 	cls := x.cls[e.start : e.start+e.n]
 	var best int32
 	if prev == nil {
-		best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+		bonus := &inBaseBonus
+		if p.once {
+			bonus = &noBaseBonus
+		}
+		best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls, bonus)
 	} else {
 		best = nextRowBest(prev, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
 	}

@@ -8,16 +8,19 @@
 // path-aware layer that fixes its weaknesses: the best alignment is chosen
 // over all occurrences instead of the first, runs do not snowball, and the
 // base name counts more than the directories. score.go explains the
-// algorithm; quality_test.go holds it to fzf's ranking of the Go source
-// tree. The library itself is not called while ranking: it allocates for
-// every match and costs 0.3 to 0.5 µs a path, most of a keystroke's budget
-// at 10,000 paths, and it cannot continue an alignment from one keystroke
-// to the next. TestBaseIsSahilm holds the base terms to the library's own
+// algorithm; quality_test.go holds it to fzf's ranking of two real trees
+// (Go's and Python's). The library itself is not called while ranking: it
+// allocates for every match and costs 0.3 to 0.5 µs a path, most of a
+// keystroke's budget at 10,000 paths, and it cannot continue an alignment
+// from one keystroke to the next. TestBaseIsSahilm holds the base terms to the library's own
 // scores, and the benchmarks run it alongside.
 //
-// Matching uses smart case, like fzf: a query without upper-case runes
-// matches regardless of case; one upper-case rune makes the whole query
-// case-sensitive. Every other rune, spaces included, is matched literally.
+// Queries are in fzf's extended search syntax (query.go): terms separated
+// by spaces must all match, `'exact`, `^prefix`, `suffix$`, `!negation`
+// and `a | b`, smart case and normalization of diacritics per term, so
+// that a query selects exactly the lines `fzf --filter` selects. A match
+// is ranked by the sum of its terms' scores (plan.go), and every term's
+// matched runes are highlighted.
 //
 // A Ranker remembers recent queries' match sets, so typing narrows the
 // previous result instead of rescanning the snapshot (and continues each
@@ -27,8 +30,9 @@
 // waiting for a ranking in flight; cached results are extended with the
 // new paths' matches when next used (table.go). Candidates are
 // prefiltered by a rune bitmask, scored without allocating per candidate,
-// split across cores and cut to the best k with a heap. The order is total and deterministic:
-// score, then shorter path, then path bytes, then input index. The
+// split across cores and cut to the best k with a heap. The order is
+// total and deterministic: score, then shorter path, then path bytes,
+// then input index. The
 // complete order (Order, which `scout filter` prints, without highlight
 // positions) radix-sorts (score, length) keys and compares path bytes only
 // within runs of equal keys; Filter, for a ranking done once, drops the
@@ -106,28 +110,31 @@ func (r *Ranker) Len() int { return r.tab.Load().n }
 // Path returns path i (0 <= i < Len()).
 func (r *Ranker) Path(i int) string { return r.tab.Load().path(int32(i)) }
 
-// Rank returns how many paths match query and the best k of them (all when
-// k <= 0), best first, each with the positions that earned its score.
-// Rank(q, 0) is the complete order; Rank(q, k) is its first k. An empty
-// query matches every path, in input order, with score 0 and no positions.
-// Rank returns ctx's error if ctx is done before the ranking is complete.
+// Rank returns how many paths match query and the best k of them (all
+// when k <= 0), best first, each with the positions that earned its
+// score. The query is in fzf's extended syntax (ParseQuery); its matches
+// are ranked by the sum of their terms' scores, except that a query of
+// inverse terms only lists them in input order. Rank(q, 0) is the
+// complete order; Rank(q, k) is its first k. An empty query (or one of no
+// terms) matches every path, in input order, with score 0 and no
+// positions. Rank returns ctx's error if ctx is done before the ranking
+// is complete.
 func (r *Ranker) Rank(ctx context.Context, query string, k int) (Result, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := r.tab.Load()
-	p, total, top, err := r.top(ctx, t, query, k)
+	q, total, top, err := r.top(ctx, t, query, k)
 	switch {
 	case err != nil:
 		return Result{}, err
-	case p == nil:
+	case q == nil:
 		return Result{Query: query, Paths: t.n, Total: total, Matches: bare(top)}, nil
 	}
 	res := Result{Query: query, Paths: t.n, Total: total, Matches: make([]Match, len(top))}
 	s := r.scratch[0]
 	for i, h := range top {
 		x, j := t.block(int(h.idx))
-		x.score(s, p, j, true)
-		res.Matches[i] = Match{int(h.idx), int(h.score), x.positions(s, j)}
+		res.Matches[i] = Match{int(h.idx), int(h.score), x.highlight(s, q, j)}
 	}
 	return res, nil
 }
@@ -150,21 +157,22 @@ func (r *Ranker) Order(ctx context.Context, query string, k int) (int, []int, er
 	return total, out, nil
 }
 
-// top ranks query over t: its compiled pattern (nil for the empty query),
-// the number of matches and the best k hits. The caller holds r.mu.
-func (r *Ranker) top(ctx context.Context, t *table, query string, k int) (*pattern, int, []hit, error) {
+// top ranks query over t: its compiled form (nil for a query of no
+// terms), the number of matches and the best k hits. The caller holds
+// r.mu.
+func (r *Ranker) top(ctx context.Context, t *table, text string, k int) (*query, int, []hit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, nil, err
 	}
-	if query == "" {
+	q := compileQuery(text)
+	if q == nil {
 		return nil, t.n, all(t.n, k), nil
 	}
-	p := compile(query)
-	set, top, err := r.rank(ctx, t, p, k)
+	set, top, err := r.rank(ctx, t, q, k)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	return p, set.total, top, nil
+	return q, set.total, top, nil
 }
 
 // bare turns hits into matches without positions.
@@ -179,18 +187,18 @@ func bare(top []hit) []Match {
 	return out
 }
 
-// rank returns p's match set over t and its best k hits: the cached set
+// rank returns q's match set over t and its best k hits: the cached set
 // when there is one (extended to t's paths first, if it covers fewer),
-// else a scan narrowing the longest cached prefix's set, cached.
-func (r *Ranker) rank(ctx context.Context, t *table, p *pattern, k int) (*matchSet, []hit, error) {
+// else a scan narrowing the narrowest cached set q implies, cached.
+func (r *Ranker) rank(ctx context.Context, t *table, q *query, k int) (*matchSet, []hit, error) {
 	r.cache.fit(t.n)
-	if set := r.cache.lookup(p.text); set != nil {
-		if err := r.extend(ctx, t, p, set); err != nil {
+	if set := r.cache.lookup(q.key); set != nil {
+		if err := r.extend(ctx, t, set); err != nil {
 			return nil, nil, err
 		}
 		return set, r.best(t, set, k), nil
 	}
-	set, top, err := r.scan(ctx, t, p, r.cache.narrowest(p.text), k)
+	set, top, err := r.scan(ctx, t, q, r.cache.narrowest(q), k)
 	if err != nil {
 		return nil, nil, err
 	}

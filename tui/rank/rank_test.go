@@ -265,7 +265,7 @@ func TestRankCancelled(t *testing.T) {
 			t.Fatalf("cancelled at call %d: err %v", n, err)
 		}
 	}
-	if r.cache.lookup("server") != nil {
+	if cached(r, "server") != nil {
 		t.Fatal("a cancelled ranking was cached")
 	}
 	got, err := r.Rank(context.Background(), "server", 10)
@@ -309,14 +309,15 @@ func TestRankConcurrent(t *testing.T) {
 
 // setOf returns a match set of n hits with rows cells rows each.
 func setOf(query string, n, rows int) *matchSet {
-	g := newSegment(n)
+	q := compileQuery(query)
+	g := newSegment(n, q)
 	for i := range n {
 		g.hits = append(g.hits, hit{idx: int32(i), row: int32(len(g.pos)), n: int32(rows)})
 		g.pos = append(g.pos, make([]int32, rows)...)
 		g.v0 = append(g.v0, make([]int32, rows)...)
 		g.v1 = append(g.v1, make([]int32, rows)...)
 	}
-	return &matchSet{query: query, runes: len(query), total: n, segs: []segment{g}}
+	return &matchSet{q: q, total: n, segs: []segment{g}}
 }
 
 func TestQueryCacheBounds(t *testing.T) {
@@ -332,14 +333,14 @@ func TestQueryCacheBounds(t *testing.T) {
 	if c.held > c.budget || len(c.sets) != 5 || c.sets[0].rows() != 0 || c.sets[4].rows() != 20 {
 		t.Fatalf("rows dropped wrongly: held %d, %d sets", c.held, len(c.sets))
 	}
-	if got := c.narrowest("aaaaab"); got == nil || got.query != "aaaaa" {
+	if got := c.narrowest(compileQuery("aaaaab")); got == nil || got.q.text != "aaaaa" {
 		t.Errorf("narrowest: %v", got)
 	}
-	if got := c.narrowest("aaa"); got == nil || got.query != "aa" {
+	if got := c.narrowest(compileQuery("aaa")); got == nil || got.q.text != "aa" {
 		t.Errorf("narrowest of a cached query: %v", got)
 	}
 	c.add(setOf("big", 10, 200))
-	if c.held > c.budget || c.lookup("big") == nil || c.lookup("big").rows() != 0 {
+	if big := c.lookup(compileQuery("big").key); c.held > c.budget || big == nil || big.rows() != 0 {
 		t.Errorf("a set with rows beyond the budget: held %d", c.held)
 	}
 	for i := range 100 {
@@ -354,7 +355,7 @@ func TestNarrowestOnRuneBoundary(t *testing.T) {
 	c := newQueryCache()
 	c.fit(10)
 	c.add(setOf("a\xc3", 1, 0))
-	if got := c.narrowest("aé"); got != nil {
-		t.Errorf("narrowed %q from %q, which cuts a rune", "aé", got.query)
+	if got := c.narrowest(compileQuery("aé")); got != nil {
+		t.Errorf("narrowed %q from %q, which cuts a rune", "aé", got.q.text)
 	}
 }

@@ -21,7 +21,7 @@ const parallelMin = 2 * chunkSize
 // cells (the occurrences of one rune in one path).
 const rowSlack = 4
 
-// hit is one matching path: its index, score and last row.
+// hit is one matching path: its index, score and the tail's last row.
 type hit struct {
 	idx, score int32
 	row, n     int32 // cells row..row+n of its segment's rows; n < 0: not kept
@@ -32,20 +32,20 @@ type hit struct {
 // table it was found in (the last may cover only part of its block), which
 // later scans take as their chunks.
 type matchSet struct {
-	query     string
-	runes     int  // the query's length in runes
-	sensitive bool // the query's case mode
-	covers    int  // the paths searched: [0, covers)
-	total     int
-	segs      []segment
+	q      *query
+	covers int // the paths searched: [0, covers)
+	total  int
+	segs   []segment
 }
 
 // segment is the part of a match set found in one block: the matches in
-// index order, and each match's last row of the dynamic program, from
-// which a longer query's alignment continues.
+// index order, each match's last row of the tail's alignment, from which
+// a longer tail's continues, and (for a query of several sets with a
+// tail) its rest and gain (plan.go).
 type segment struct {
 	hits        []hit
 	pos, v0, v1 []int32 // the rows, concatenated; nil once dropped
+	rest, gain  []int32 // per hit, for multi queries; else nil
 }
 
 // rowOf sets r to h's last row and reports whether it is kept.
@@ -58,22 +58,22 @@ func (g *segment) rowOf(h hit, r *row) bool {
 	return true
 }
 
-// size is what a segment holds: hits and row cells.
+// size is what a segment holds: hits, rests, gains and row cells.
 func (g *segment) size() int {
-	return len(g.hits) + len(g.pos)
+	return len(g.hits) + len(g.rest) + len(g.gain) + len(g.pos)
 }
 
-// scan finds p's match set over t, from src's if given (the set of a
-// prefix of p's; its rows are continued when the case mode agrees; the
-// paths it does not cover are searched afresh) or else from every path,
-// and returns it with the best k matches, best first (all when k <= 0).
-// It returns ctx's error if ctx is done first.
-func (r *Ranker) scan(ctx context.Context, t *table, p *pattern, src *matchSet, k int) (*matchSet, []hit, error) {
+// scan finds q's match set over t, from src's if given (the set of a
+// query q implies; the paths it does not cover are searched afresh) or
+// else from every path, and returns it with the best k matches, best
+// first (all when k <= 0). It returns ctx's error if ctx is done first.
+func (r *Ranker) scan(ctx context.Context, t *table, q *query, src *matchSet, k int) (*matchSet, []hit, error) {
 	covered, n := 0, t.n
+	var pl plan
 	if src != nil {
-		covered, n = src.covers, t.n-src.covers+src.total
+		covered, n, pl = src.covers, t.n-src.covers+src.total, planFrom(q, src)
 	}
-	set := &matchSet{query: p.text, runes: len(p.runes), sensitive: p.sensitive, covers: t.n, segs: make([]segment, len(t.blocks))}
+	set := &matchSet{q: q, covers: t.n, segs: make([]segment, len(t.blocks))}
 	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
 	r.parallel(n, func(w int) {
@@ -82,7 +82,7 @@ func (r *Ranker) scan(ctx context.Context, t *table, p *pattern, src *matchSet, 
 			if ctx.Err() != nil {
 				return
 			}
-			set.segs[c] = r.scanBlock(r.scratch[w], t, p, src, covered, c, &heaps[w])
+			set.segs[c] = r.scanBlock(r.scratch[w], t, q, src, &pl, covered, c, &heaps[w])
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -95,10 +95,10 @@ func (r *Ranker) scan(ctx context.Context, t *table, p *pattern, src *matchSet, 
 	return set, r.merge(t, heaps, set, k), nil
 }
 
-// extend extends set, p's match set, to every path of t: the paths added
-// since set was found are searched and their matches appended. It leaves
-// set as it was and returns ctx's error if ctx is done first.
-func (r *Ranker) extend(ctx context.Context, t *table, p *pattern, set *matchSet) error {
+// extend extends set to every path of t: the paths added since set was
+// found are searched and their matches appended. It leaves set as it was
+// and returns ctx's error if ctx is done first.
+func (r *Ranker) extend(ctx context.Context, t *table, set *matchSet) error {
 	if set.covers == t.n {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (r *Ranker) extend(ctx context.Context, t *table, p *pattern, set *matchSet
 			if ctx.Err() != nil {
 				return
 			}
-			segs[c] = r.scanBlock(r.scratch[w], t, p, nil, set.covers, c0+c, &none)
+			segs[c] = r.scanBlock(r.scratch[w], t, set.q, nil, nil, set.covers, c0+c, &none)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -133,8 +133,8 @@ func (r *Ranker) extend(ctx context.Context, t *table, p *pattern, set *matchSet
 	return nil
 }
 
-// join appends the hits and rows of h, a segment of later paths of the
-// same block, to g, and recycles h's buffers.
+// join appends the hits, rests and rows of h, a segment of later paths of
+// the same block, to g, and recycles h's buffers.
 func (g *segment) join(h segment) {
 	if g.pos != nil && h.pos != nil {
 		shift := int32(len(g.pos))
@@ -144,18 +144,16 @@ func (g *segment) join(h segment) {
 		g.pos, g.v0, g.v1 = append(g.pos, h.pos...), append(g.v0, h.v0...), append(g.v1, h.v1...)
 	}
 	g.hits = append(g.hits, h.hits...)
-	putHits(h.hits)
-	if h.pos != nil {
-		putInts(h.pos)
-		putInts(h.v0)
-		putInts(h.v1)
+	if h.rest != nil {
+		g.rest, g.gain = append(g.rest, h.rest...), append(g.gain, h.gain...)
 	}
+	h.recycle()
 }
 
-// scanBlock returns the segment of block c's matches of p, offering each
-// to h: src's matches in the block narrowed (when src is given), then
-// the block's paths from index covered on searched afresh.
-func (r *Ranker) scanBlock(s *scratch, t *table, p *pattern, src *matchSet, covered, c int, h *topK) segment {
+// scanBlock returns the segment of block c's matches of q, offering each
+// to h: src's matches in the block narrowed by plan pl (when src is
+// given), then the block's paths from index covered on searched afresh.
+func (r *Ranker) scanBlock(s *scratch, t *table, q *query, src *matchSet, pl *plan, covered, c int, h *topK) segment {
 	x, base := t.blocks[c], c*chunkSize
 	var from *segment
 	if src != nil && c < len(src.segs) {
@@ -166,52 +164,58 @@ func (r *Ranker) scanBlock(s *scratch, t *table, p *pattern, src *matchSet, cove
 	if from != nil {
 		n += len(from.hits)
 	}
-	g := newSegment(n)
+	g := newSegment(n, q)
 	if from != nil {
-		r.narrow(s, x, base, p, src, from, &g, h)
+		r.narrow(s, x, base, pl, from, &g, h)
 	}
 	if lo < hi {
-		r.fresh(s, x, base, p, lo, hi, &g, h)
+		r.fresh(s, x, base, q, lo, hi, &g, h)
 	}
 	return g
 }
 
-// fresh adds to g the matches of p among paths [lo, hi) of block x, whose
+// fresh adds to g the matches of q among paths [lo, hi) of block x, whose
 // first path has index base.
-func (r *Ranker) fresh(s *scratch, x *index, base int, p *pattern, lo, hi int, g *segment, h *topK) {
-	if p.bytes != nil && len(p.runes) == 1 {
-		r.last(s, x, base, p, nil, lo, hi, g, h)
+func (r *Ranker) fresh(s *scratch, x *index, base int, q *query, lo, hi int, g *segment, h *topK) {
+	pl := freshPlan(q)
+	if p := q.tail; p != nil && len(q.sets) == 1 && p.bytes != nil && len(p.runes) == 1 {
+		r.last(s, x, base, &pl, nil, lo, hi, g, h)
 		return
 	}
 	for j := lo; j < hi; j++ {
-		r.try(s, x, base, p, j, nil, 0, g, h)
+		r.try(s, x, base, &pl, j, 0, 0, nil, g, h)
 	}
 }
 
-// narrow adds to g the matches of p among from's, the matches in block x
-// of src, the match set of a prefix of p's query.
-func (r *Ranker) narrow(s *scratch, x *index, base int, p *pattern, src *matchSet, from *segment, g *segment, h *topK) {
-	if p.bytes != nil && src.runes == len(p.runes)-1 && src.sensitive == p.sensitive {
-		r.last(s, x, base, p, from, 0, len(from.hits), g, h)
+// narrow adds to g the matches of pl.q among from's, the matches in block
+// x of src.
+func (r *Ranker) narrow(s *scratch, x *index, base int, pl *plan, from *segment, g *segment, h *topK) {
+	if p := pl.q.tail; pl.kept && !pl.q.multi() && p.bytes != nil && pl.m == len(p.runes)-1 {
+		r.last(s, x, base, pl, from, 0, len(from.hits), g, h)
 		return
 	}
 	var prev row
-	for _, hit := range from.hits {
-		m := src.runes
-		if !from.rowOf(hit, &prev) || src.sensitive != p.sensitive {
-			m = 0
+	for k, y := range from.hits {
+		var rest, gain int32
+		if pl.kept && from.rest != nil {
+			rest, gain = from.rest[k], from.gain[k]
 		}
-		r.try(s, x, base, p, int(hit.idx)-base, &prev, m, g, h)
+		pp := &prev
+		if pl.m == 0 || !from.rowOf(y, &prev) {
+			pp = nil
+		}
+		r.try(s, x, base, pl, int(y.idx)-base, rest, gain, pp, g, h)
 	}
 }
 
-// last is the keystroke's usual case, an ASCII pattern whose rows are one
-// rune away: a first rune over paths [lo, hi) of block x (from is nil),
-// or a rune added to the query of from's hits [lo, hi), in the same case
-// mode. ASCII paths are scored here in one loop (lastASCII's steps,
+// last is the keystroke's usual case, a query of one ASCII fuzzy term
+// whose rows are one rune away: its first rune over paths [lo, hi) of
+// block x (from is nil), or a rune added to the query of from's hits
+// [lo, hi). ASCII paths are scored here in one loop (lastASCII's steps,
 // without its calls); others, and those whose rows were dropped, go
 // through try.
-func (r *Ranker) last(s *scratch, x *index, base int, p *pattern, from *segment, lo, hi int, g *segment, h *topK) {
+func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, lo, hi int, g *segment, h *topK) {
+	p := pl.q.tail
 	last := p.bytes[len(p.bytes)-1]
 	unmatched := int32(len(p.runes))
 	var prev row
@@ -220,7 +224,7 @@ func (r *Ranker) last(s *scratch, x *index, base int, p *pattern, from *segment,
 		if from != nil {
 			j = int(from.hits[k].idx) - base
 			if !from.rowOf(from.hits[k], &prev) {
-				r.try(s, x, base, p, j, nil, 0, g, h)
+				r.try(s, x, base, pl, j, 0, 0, nil, g, h)
 				continue
 			}
 			pp = &prev
@@ -230,7 +234,7 @@ func (r *Ranker) last(s *scratch, x *index, base int, p *pattern, from *segment,
 			continue
 		}
 		if !e.ascii {
-			r.try(s, x, base, p, j, pp, len(p.runes)-1, g, h)
+			r.try(s, x, base, pl, j, 0, 0, pp, g, h)
 			continue
 		}
 		t := x.fold[e.start : e.start+e.n]
@@ -251,46 +255,90 @@ func (r *Ranker) last(s *scratch, x *index, base int, p *pattern, from *segment,
 		cls := x.cls[e.start : e.start+e.n]
 		var best int32
 		if pp == nil {
-			best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
+			best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls, &inBaseBonus)
 		} else {
 			best = nextRowBest(pp, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
 		}
-		hit := hit{idx: int32(base + j), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}
-		g.hits = append(g.hits, hit)
-		h.offer(hit)
+		g.add(hit{idx: int32(base + j), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}, 0, 0, h)
 	}
 }
 
-// newSegment returns a segment sized for n candidates, from recycled
+// add appends y, with its rest and gain when g keeps them, and offers it
+// to h.
+func (g *segment) add(y hit, rest, gain int32, h *topK) {
+	g.hits = append(g.hits, y)
+	if g.rest != nil {
+		g.rest, g.gain = append(g.rest, rest), append(g.gain, gain)
+	}
+	h.offer(y)
+}
+
+// newSegment returns a segment sized for n candidates of q, from recycled
 // buffers when there are.
-func newSegment(n int) segment {
-	return segment{
-		hits: getHits(n),
-		pos:  getInts(rowSlack * n),
-		v0:   getInts(rowSlack * n),
-		v1:   getInts(rowSlack * n),
+func newSegment(n int, q *query) segment {
+	g := segment{hits: getHits(n)}
+	if q.tail != nil {
+		g.pos, g.v0, g.v1 = getInts(rowSlack*n), getInts(rowSlack*n), getInts(rowSlack*n)
 	}
+	if q.multi() {
+		g.rest, g.gain = getInts(n), getInts(n)
+	}
+	return g
 }
 
-// try scores path j of block x (index base+j) for p, continuing prev,
-// the last row of p's first m runes, unless m is 0, and adds a match to g
-// and h. When only p's last rune is left to align, its row is built
-// straight into g.
-func (r *Ranker) try(s *scratch, x *index, base int, p *pattern, j int, prev *row, m int, g *segment, h *topK) {
-	y := hit{idx: int32(base + j), row: int32(len(g.pos))}
-	if m == len(p.runes)-1 {
-		if m == 0 {
-			prev = nil
+// try matches path j of block x (index base+j) for pl.q and adds a match
+// to g and h: the sets pl.judged, added to rest and gain, and then the
+// tail, continuing prev, the last row of its first pl.m runes, unless
+// prev is nil. When only the tail's last rune is left to align, its row
+// is built straight into g.
+func (r *Ranker) try(s *scratch, x *index, base int, pl *plan, j int, rest, gain int32, prev *row, g *segment, h *topK) {
+	q := pl.q
+	e := &x.ents[j]
+	if e.mask&q.mask != q.mask {
+		return
+	}
+	if len(pl.judged) > 0 {
+		v, more, ok := x.judge(s, pl.judged, j)
+		if !ok {
+			return
 		}
+		rest, gain = rest+v, max(gain, more)
+	}
+	y := hit{idx: int32(base + j), row: int32(len(g.pos)), n: -1}
+	switch p := q.tail; {
+	case p == nil:
+		y.score = rest + gain - e.bytes
+		if !q.ranked {
+			y.score = 0
+		}
+	case prev != nil && pl.m == len(p.runes)-1, prev == nil && len(p.runes) == 1:
 		y.score, y.n = x.scoreLast(s, p, j, prev, g)
-	} else {
-		y.score, y.n = scoreElse(s, x, p, j, prev, m, g)
+	case prev != nil:
+		y.score, y.n = scoreElse(s, x, p, j, prev, pl.m, g)
+	default:
+		y.score, y.n = scoreElse(s, x, p, j, nil, 0, g)
 	}
 	if y.score == noMatch {
 		return
 	}
-	g.hits = append(g.hits, y)
-	h.offer(y)
+	if p := q.tail; p != nil {
+		y.score += rest + max(gain, x.tailGain(s, p, j, y.score))
+	}
+	g.add(y, rest, gain, h)
+}
+
+// tailGain is what tail term p of a query of several sets gains by the
+// base-name bonus in path j, where its score without it is v (less the
+// unmatched bytes); zero for a term that keeps the bonus in its score.
+func (x *index) tailGain(s *scratch, p *pattern, j int, v int32) int32 {
+	if !p.once {
+		return 0
+	}
+	b := x.alignBase(s, p, j, false)
+	if b == noMatch {
+		return 0
+	}
+	return max(0, b-(v+x.ents[j].bytes-int32(len(p.runes))))
 }
 
 // scoreElse is try's general case: the alignment is computed in s, then
@@ -327,6 +375,9 @@ func (r *Ranker) parallel(n int, work func(w int)) {
 
 // best returns the k best hits of set (all when k <= 0), best first.
 func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
+	if !set.q.ranked {
+		return inOrder(set, k)
+	}
 	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
 	r.parallel(set.total, func(w int) {
@@ -341,9 +392,13 @@ func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
 }
 
 // merge returns the best k hits, best first: the union of the workers'
-// heaps sorted and cut, or for k <= 0 every hit of set sorted.
+// heaps sorted and cut, or for k <= 0 every hit of set sorted. A query of
+// inverse terms only lists its matches in input order.
 func (r *Ranker) merge(t *table, heaps []topK, set *matchSet, k int) []hit {
-	if k <= 0 {
+	switch {
+	case !set.q.ranked:
+		return inOrder(set, k)
+	case k <= 0:
 		return sortAll(t, set)
 	}
 	var all []hit
@@ -355,4 +410,19 @@ func (r *Ranker) merge(t *table, heaps []topK, set *matchSet, k int) []hit {
 		all = all[:k]
 	}
 	return all
+}
+
+// inOrder returns the first k hits of set (all when k <= 0) in index
+// order.
+func inOrder(set *matchSet, k int) []hit {
+	var out []hit
+	for _, g := range set.segs {
+		for _, y := range g.hits {
+			if k > 0 && len(out) == k {
+				return out
+			}
+			out = append(out, y)
+		}
+	}
+	return out
 }

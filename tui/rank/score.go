@@ -128,11 +128,23 @@ const (
 	// Button/Button.tsx): by a convention of most ecosystems that file is
 	// the directory's main one, so it beats math/unsafe.go for "unsafe".
 	layerNamesake = 10
+
+	// layerCross is added to a gap that crosses a slash: an alignment
+	// that leaves one component for another. A piece of the query in a
+	// directory of its own can earn that component's whole-word and
+	// whole-directory bonuses, less the gap to it; crossing costs one
+	// more, so the same runes split over components never outscore them
+	// contiguous in one component ("ssagen" is cmd/compile/internal/ssagen/,
+	// not ssa/_gen/) by those bonuses alone, while a split that reaches
+	// into the base name still earns the base name's bonuses.
+	layerCross = layerWholeWord + layerWholeDir - layerGapStart + 1
 )
 
-// Rune classes, computed once per path in New from the path's original case.
+// Rune classes, computed once per path in New from the path's original
+// case, one byte each. A ninth bit, clsPathStart, is added for the rune at
+// index 0 where the tables are read (classAt).
 const (
-	clsPathStart uint8 = 1 << iota // first rune of the path
+	clsSlash     uint8 = 1 << iota // the rune is a slash
 	clsAfterSep                    // follows one of sahilm's separators
 	clsCamel                       // upper case after lower case
 	clsBaseStart                   // first rune of the base name
@@ -140,8 +152,19 @@ const (
 	clsWordEnd                     // last rune of a word: a separator, hump or the end follows
 	clsDirEnd                      // last rune of a directory name: a slash follows
 	clsNamesake                    // last rune of a stem equal to its directory's name
-	clsCount     = 1 << 8
+
+	clsPathStart uint16 = 1 << 8 // first rune of the path
+	clsCount            = 1 << 9
 )
+
+// classAt is the class of rune i, of stored class c, as the tables read
+// it.
+func classAt(c uint8, i int32) uint16 {
+	if i == 0 {
+		return uint16(c) | clsPathStart
+	}
+	return uint16(c)
+}
 
 // maxCells bounds the cells of one alignment (query rune positions in a
 // path). 64Ki cells, 768 KiB per worker, are far beyond a real path and
@@ -164,40 +187,41 @@ var (
 	// wordStartOf reports whether a class starts a word (a run from here
 	// earns layerWordRun on each following rune).
 	wordStartOf [clsCount]bool
-	// inBaseBonus is first's base-name term for a class.
-	inBaseBonus [clsCount]int32
+	// inBaseBonus is first's base-name term for a class; noBaseBonus
+	// leaves it out.
+	inBaseBonus, noBaseBonus [clsCount]int32
 )
 
 func init() {
 	for c := range clsCount {
-		k := uint8(c)
+		k := uint16(c)
 		bonusOf[0][c] = sahilmBonus(k) + baseNameBonus(k)
 		bonusOf[1][c] = bonusOf[0][c] + wholeBonus(k)
-		wordStartOf[c] = k&(clsPathStart|clsAfterSep|clsCamel|clsBaseStart) != 0
-		if k&clsInBase != 0 {
+		wordStartOf[c] = k&(clsPathStart|uint16(clsAfterSep|clsCamel|clsBaseStart)) != 0
+		if k&uint16(clsInBase) != 0 {
 			inBaseBonus[c] = layerAllInBase
 		}
 	}
 }
 
 // sahilmBonus is sahilm's bonus for matching a rune of class c.
-func sahilmBonus(c uint8) int32 {
+func sahilmBonus(c uint16) int32 {
 	var b int32
 	if c&clsPathStart != 0 {
 		b += baseFirstChar
 	}
-	if c&clsAfterSep != 0 {
+	if c&uint16(clsAfterSep) != 0 {
 		b += baseSeparator
 	}
-	if c&clsCamel != 0 {
+	if c&uint16(clsCamel) != 0 {
 		b += baseCamel
 	}
 	return b
 }
 
 // baseNameBonus is the layer's bonus for matching a rune of class c.
-func baseNameBonus(c uint8) int32 {
-	if c&clsBaseStart != 0 {
+func baseNameBonus(c uint16) int32 {
+	if c&uint16(clsBaseStart) != 0 {
 		return layerBaseStart
 	}
 	return 0
@@ -205,15 +229,15 @@ func baseNameBonus(c uint8) int32 {
 
 // wholeBonus is the layer's bonus for a rune of class c matched by a run
 // that began at a word start, so it completes a whole word if c ends one.
-func wholeBonus(c uint8) int32 {
-	if c&clsWordEnd == 0 {
+func wholeBonus(c uint16) int32 {
+	if c&uint16(clsWordEnd) == 0 {
 		return 0
 	}
 	b := int32(layerWholeWord)
-	if c&clsDirEnd != 0 {
+	if c&uint16(clsDirEnd) != 0 {
 		b += layerWholeDir
 	}
-	if c&clsNamesake != 0 {
+	if c&uint16(clsNamesake) != 0 {
 		b += layerNamesake
 	}
 	return b
@@ -232,9 +256,9 @@ func leadPenalty(i int, off []int32) int32 {
 
 // first holds the terms decided by where the first query rune matched: at
 // rune i of class c.
-func first(i int, c uint8, off []int32) int32 {
+func first(i int, c uint16, off []int32) int32 {
 	v := leadPenalty(i, off)
-	if c&clsInBase != 0 {
+	if c&uint16(clsInBase) != 0 {
 		v += layerAllInBase
 	}
 	return v
@@ -243,6 +267,19 @@ func first(i int, c uint8, off []int32) int32 {
 // gapCost is the penalty for n unmatched runes between two matches.
 func gapCost(n int) int32 {
 	return int32(layerGapStart + (n-1)*layerGapExtend)
+}
+
+// crossCost is the penalty for the gap between matches at runes p and i
+// of a path with rune classes cls: gapCost, and layerCross when a slash
+// lies between them.
+func crossCost(cls []uint8, p, i int32) int32 {
+	c := gapCost(int(i - p - 1))
+	for k := p + 1; k < i; k++ {
+		if cls[k]&clsSlash != 0 {
+			return c + layerCross
+		}
+	}
+	return c
 }
 
 // scoreOf is the alignment score of matched rune positions pos (ascending
@@ -260,7 +297,7 @@ func scoreOf(cls []uint8, off []int32, pos []int32) int32 {
 func scoreParts(cls []uint8, off []int32, pos []int32) (base, layer int32) {
 	run := false // the current run began at (or passed) a word start
 	for k, p := range pos {
-		c := cls[p]
+		c := classAt(cls[p], p)
 		switch {
 		case k == 0:
 			base += leadPenalty(int(p), off)
@@ -273,7 +310,7 @@ func scoreParts(cls []uint8, off []int32, pos []int32) (base, layer int32) {
 			}
 			run = run || wordStartOf[c]
 		default:
-			layer -= gapCost(int(p - pos[k-1] - 1))
+			layer -= crossCost(cls, pos[k-1], p)
 			run = wordStartOf[c]
 		}
 		base += sahilmBonus(c)
