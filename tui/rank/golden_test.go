@@ -20,10 +20,31 @@ var goldenQueries = []string{
 	"options_test", "ansi", "chlog", "indexbyte", "tui/light", "m",
 }
 
+// goldenSyntax are queries of several terms and operators over the same
+// paths: every term's runes are highlighted, an inverse term's none.
+var goldenSyntax = []string{
+	"src algo", "algo src", "term go", "^src 'algo", "_test.go$ !tui", "ansi | tui", "'README",
+	"install !bash", "src/ .go$", "Makefile | README", "shell key bash", "^src/tui light",
+	"'options_test go", "'algo' go", "!src !test go$", "key-bindings .bash$", "README !VIM",
+	"^README.md$", "chlog | changelog", "vim fzf",
+}
+
 // TestGolden ranks goldenQueries and compares the top ten of each, with
 // the matched runes in brackets, to testdata/golden/top.txt (go test
 // -update rewrites it).
 func TestGolden(t *testing.T) {
+	checkGolden(t, goldenQueries, "testdata/golden/top.txt")
+}
+
+// TestGoldenSyntax is TestGolden for goldenSyntax, in
+// testdata/golden/syntax.txt.
+func TestGoldenSyntax(t *testing.T) {
+	checkGolden(t, goldenSyntax, "testdata/golden/syntax.txt")
+}
+
+// checkGolden ranks queries over testdata/golden/paths.txt and compares
+// the top ten of each, the matched runes in brackets, with file golden.
+func checkGolden(t *testing.T, queries []string, golden string) {
 	data, err := os.ReadFile("testdata/golden/paths.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +52,7 @@ func TestGolden(t *testing.T) {
 	paths := strings.Split(strings.TrimSpace(string(data)), "\n")
 	r := New(paths)
 	var out bytes.Buffer
-	for _, q := range goldenQueries {
+	for _, q := range queries {
 		res, err := r.Rank(context.Background(), q, 10)
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +62,6 @@ func TestGolden(t *testing.T) {
 			fmt.Fprintf(&out, "  %4d  %s\n", m.Score, highlight(paths[m.Index], m.Positions))
 		}
 	}
-	const golden = "testdata/golden/top.txt"
 	if *update {
 		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)

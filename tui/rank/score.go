@@ -132,12 +132,12 @@ const (
 	// layerCross is added to a gap that crosses a slash: an alignment
 	// that leaves one component for another. A piece of the query in a
 	// directory of its own can earn that component's whole-word and
-	// whole-directory bonuses, less the gap to it; crossing costs one
-	// more, so the same runes split over components never outscore them
-	// contiguous in one component ("ssagen" is cmd/compile/internal/ssagen/,
-	// not ssa/_gen/) by those bonuses alone, while a split that reaches
-	// into the base name still earns the base name's bonuses.
-	layerCross = layerWholeWord + layerWholeDir - layerGapStart + 1
+	// whole-directory bonuses; crossing costs as much, so the same runes
+	// split over components pay at least a gap per extra piece against
+	// them contiguous in one component ("ssagen" is
+	// cmd/compile/internal/ssagen/, not ssa/_gen/), while a split that
+	// reaches into the base name still earns the base name's bonuses.
+	layerCross = layerWholeWord + layerWholeDir
 )
 
 // Rune classes, computed once per path in New from the path's original

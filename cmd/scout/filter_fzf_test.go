@@ -1,0 +1,147 @@
+package main_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+// syntaxQueries exercise fzf's extended search syntax: AND, exact,
+// prefix, suffix, whole line, negation in every form, OR, mixes, escaped
+// spaces, upper case (smart case), letters with diacritics (normalized)
+// and the operators alone. Every one selects the same lines in fzf 0.38
+// and in the newest fzf.
+var syntaxQueries = []string{
+	// AND, in any order
+	"http server", "server http", "net http go", "json decode go", "a b c", "go mod",
+	// exact
+	"'server", "'server.go", "'http/", "'cafe", "'café", "'x 'y",
+	// prefix, suffix, whole line
+	"^net", "^net/http", "^cmd/ go", "^src", "^ lead", "^lead", "go$", ".go$", "_test.go$",
+	"txt$", "spaces$", "spaces.txt$", "^README$", "^go.mod$", "^x/go.mod$", "^café/menu.txt$",
+	// negation
+	"!test", "!_test.go", "go !test", "!^cmd/", "!.go$", "!^cmd !test go$", "!'tst", "!^README$",
+	"server !'srv_",
+	// OR
+	"server | client", "^net | ^os", "json | xml decode", "a | b | c", "zzz | http server",
+	"| x", "x | | y", "!test | ^cmd go", "'mod | 'sum",
+	// escaped spaces
+	"spaces\\ in", "leading\\ spaces", "\\ leading", "some\\ file", "trailing\\ ", "in\\ path file",
+	// upper case
+	"Server", "HTTP", "README", "CAFÉ", "Kelvin", "\u212a", "Menu menu", "UPPER", "ÜNÏ",
+	// normalization of diacritics
+	"cafe", "cafe menu", "resume", "angstrom", "naive", "unicode", "Unicode", "menü",
+	// the operators alone and doubled
+	"$", "!", "^", "'", "|", "!$", "^$", "'$", "^^", "$$", "!!x", "''", "!^", "\\", "^\\ ",
+}
+
+// boundaryQueries use 'term' (a substring at word boundaries), which fzf
+// has since 0.55 (0.38 reads `'http'` as the exact text "http'"): they
+// are compared with such versions only.
+var boundaryQueries = []string{"'http'", "'go' mod", "'server' !test", "'menu'", "'go'$"}
+
+// differentialLists are the committed path lists (tui/rank/testdata) and
+// which of the queries each is filtered by: every one, or (over the
+// Python tree's 46,267 lines, the dearest) every other one.
+var differentialLists = []struct {
+	name  string
+	every int
+}{{"gotree.txt", 1}, {"tricky.txt", 1}, {"pytree.txt", 2}}
+
+// TestFilterSelectsFzfLines runs `scout filter --stdin` next to `fzf
+// --filter`, Debian's fzf 0.38 (fzf on PATH) and fzf built from its module
+// at the newest version (the binary SCOUT_TEST_FZF names; .ci/run installs
+// it), over the committed lists for the queries of syntaxQueries (and
+// boundaryQueries, newest fzf only): the set of lines printed must be the
+// same. The order is scout's own ranking, not compared.
+func TestFilterSelectsFzfLines(t *testing.T) {
+	bin := scouttest.Binary(t)
+	paths := []string{scouttest.NeedCommand(t, "fzf")}
+	if latest := os.Getenv("SCOUT_TEST_FZF"); latest != "" {
+		paths = append(paths, latest)
+	} else if os.Getenv("CI") != "" {
+		t.Fatal("SCOUT_TEST_FZF is not set: .ci/run installs fzf from its module and sets it")
+	} else {
+		t.Log("SCOUT_TEST_FZF is not set (the path of fzf built from github.com/junegunn/fzf@latest): compared with the fzf on PATH only")
+	}
+	fzfs := map[string]bool{} // fzf binary: has 'term' boundaries
+	for _, path := range paths {
+		out, err := exec.Command(path, "--version").Output()
+		if err != nil {
+			t.Fatalf("%s --version: %v", path, err)
+		}
+		var major, minor int
+		fmt.Sscanf(string(out), "%d.%d", &major, &minor)
+		fzfs[path] = major > 0 || minor >= 55
+		t.Logf("%s: %s", path, bytes.TrimSpace(out))
+	}
+	dir := filepath.Join(scouttest.ModuleRoot(t), "tui", "rank", "testdata")
+	for _, l := range differentialLists {
+		list := l.name
+		input, err := os.ReadFile(filepath.Join(dir, list))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(list, func(t *testing.T) {
+			t.Parallel()
+			for i, q := range append(slices.Clone(syntaxQueries), boundaryQueries...) {
+				if i%l.every != 0 {
+					continue
+				}
+				want := filterLines(t, bin, input, "filter", "--stdin", q)
+				for fzf, boundaries := range fzfs {
+					if !boundaries && slices.Contains(boundaryQueries, q) {
+						continue
+					}
+					if got := filterLines(t, fzf, input, "--filter", q); !slices.Equal(got, want) {
+						t.Errorf("%s %q: %s selects %d lines, scout %d; first difference: %s", list, q, fzf, len(got), len(want), firstMissing(got, want))
+					}
+				}
+			}
+		})
+	}
+}
+
+// filterLines runs a filter over input and returns the lines it printed, sorted.
+// Exit status 1 (nothing matched) is not an error.
+func filterLines(t *testing.T, bin string, input []byte, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = bytes.NewReader(input)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil && exitStatus(err) != 1 {
+		t.Fatalf("%s %q: %v: %s", filepath.Base(bin), args, err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(out) == 0 {
+		lines = nil
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+// firstMissing names the first line one of two sorted sets has and the
+// other lacks.
+func firstMissing(a, b []string) string {
+	for _, l := range a {
+		if _, ok := slices.BinarySearch(b, l); !ok {
+			return "fzf only: " + strconv.Quote(l)
+		}
+	}
+	for _, l := range b {
+		if _, ok := slices.BinarySearch(a, l); !ok {
+			return "scout only: " + strconv.Quote(l)
+		}
+	}
+	return "none"
+}
