@@ -30,7 +30,6 @@ type Styles struct {
 	Mark         lipgloss.Style
 	Count        lipgloss.Style
 	Notice       lipgloss.Style
-	Spinner      lipgloss.Style
 	Empty        lipgloss.Style
 	PreviewTitle lipgloss.Style
 	PreviewBody  lipgloss.Style
@@ -53,7 +52,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Mark:         lipgloss.NewStyle().Bold(true),
 		Count:        lipgloss.NewStyle().Faint(true),
 		Notice:       lipgloss.NewStyle().Italic(true),
-		Spinner:      lipgloss.NewStyle(),
 		Empty:        lipgloss.NewStyle().Faint(true).Italic(true),
 		PreviewTitle: lipgloss.NewStyle().Bold(true),
 		PreviewBody:  lipgloss.NewStyle(),
@@ -70,7 +68,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		s.Mark = s.Mark.Foreground(c.Accent)
 		s.Row.Icon = s.Row.Icon.Foreground(c.Accent)
 		s.Notice = s.Notice.Foreground(c.Warn)
-		s.Spinner = s.Spinner.Foreground(c.Accent)
 	}
 	s.Focused = s.Row.on(c.FocusBg, noColor)
 	return s

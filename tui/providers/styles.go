@@ -21,7 +21,6 @@ type Styles struct {
 	Selected lipgloss.Style // the selection's marker
 	Note     lipgloss.Style
 	Error    lipgloss.Style
-	Spinner  lipgloss.Style
 }
 
 // DefaultStyles returns the styles for a dark or light background; with
@@ -42,7 +41,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Selected: lipgloss.NewStyle().Bold(true),
 		Note:     lipgloss.NewStyle().Italic(true),
 		Error:    lipgloss.NewStyle().Bold(true),
-		Spinner:  lipgloss.NewStyle(),
 	}
 	if noColor {
 		s.Cursor = s.Cursor.Reverse(true)
@@ -56,6 +54,5 @@ func DefaultStyles(isDark, noColor bool) Styles {
 	s.Selected = s.Selected.Foreground(c.OK)
 	s.Note = s.Note.Foreground(c.Warn)
 	s.Error = s.Error.Foreground(c.Error)
-	s.Spinner = s.Spinner.Foreground(c.Accent)
 	return s
 }

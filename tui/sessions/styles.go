@@ -28,7 +28,6 @@ type Styles struct {
 	Note    lipgloss.Style
 	Error   lipgloss.Style
 	Empty   lipgloss.Style
-	Spinner lipgloss.Style
 }
 
 // DefaultStyles returns the styles for a dark or light background; with
@@ -51,7 +50,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Note:             lipgloss.NewStyle().Italic(true),
 		Error:            lipgloss.NewStyle().Bold(true),
 		Empty:            lipgloss.NewStyle().Faint(true).Italic(true),
-		Spinner:          lipgloss.NewStyle(),
 	}
 	if noColor {
 		s.Match, s.ProvisionalMatch = s.Match.Underline(true), s.ProvisionalMatch.Underline(true)
@@ -63,7 +61,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		s.Busy = s.Busy.Foreground(c.Warn)
 		s.Note = s.Note.Foreground(c.Warn)
 		s.Error = s.Error.Foreground(c.Error)
-		s.Spinner = s.Spinner.Foreground(c.Accent)
 		s.Focused = lipgloss.NewStyle().Background(c.FocusBg)
 	}
 	return s
