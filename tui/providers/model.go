@@ -126,11 +126,9 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case spinner.TickMsg:
 		return m, m.Turn(msg, m.Busy())
 	case page.FirstShownMsg:
-		if m.Down() { // RestartedMsg reads the catalog
-			m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
-			return m, nil
-		}
 		return m, m.startLoad()
+	case page.FirstShownDownMsg: // RestartedMsg reads the catalog
+		m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
 	case loadedMsg:
 		return m, m.handleLoaded(msg)
 	case refreshedMsg:

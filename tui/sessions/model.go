@@ -153,11 +153,9 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case spinner.TickMsg:
 		return m, m.Turn(msg, m.disc.running || m.open.running)
 	case page.FirstShownMsg:
-		if m.Down() { // RestartedMsg starts discovery
-			m.disc.err = "The backend is not running, so the sessions cannot be read. Press R to restart it; they are then read."
-			return m, nil
-		}
 		return m, m.startDiscovery()
+	case page.FirstShownDownMsg: // RestartedMsg starts discovery
+		m.disc.err = "The backend is not running, so the sessions cannot be read. Press R to restart it; they are then read."
 	case pageMsg:
 		return m, m.handlePage(msg)
 	case rankMsg:

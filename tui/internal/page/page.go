@@ -26,10 +26,16 @@ import (
 // ShownMsg (Observe makes it a FirstShownMsg) rather than in Init.
 type ShownMsg struct{}
 
-// FirstShownMsg is what Observe makes of the first ShownMsg: the page is
-// seen for the first time. Down tells whether the backend can do the
-// page's work now; if not, the page says so and starts on the restart.
+// FirstShownMsg is what Observe makes of the first ShownMsg while the
+// backend is up: the page is seen for the first time and starts its
+// costly work.
 type FirstShownMsg struct{}
+
+// FirstShownDownMsg is what Observe makes of the first ShownMsg while the
+// backend is down: the page asks nothing of it and says that it is not
+// running and that R restarts it; its work starts on the RestartedMsg
+// (Shown is then true).
+type FirstShownDownMsg struct{}
 
 // RestyleMsg is what Observe makes of a tea.BackgroundColorMsg or a
 // tea.ColorProfileMsg: the page rebuilds its styles for IsDark and
@@ -65,8 +71,9 @@ func New(backend bridge.Backend) Base {
 //   - tea.WindowSizeMsg: recorded (Width, Height) and returned.
 //   - tea.BackgroundColorMsg, tea.ColorProfileMsg: recorded (IsDark,
 //     NoColor) and returned as a RestyleMsg.
-//   - ShownMsg: the first is returned as a FirstShownMsg, the others as
-//     nil (nothing to do).
+//   - ShownMsg: the first is returned as a FirstShownMsg, or as a
+//     FirstShownDownMsg while the backend is down; the others as nil
+//     (nothing to do).
 //   - bridge.DownMsg: recorded (Down) and returned.
 //   - bridge.RestartedMsg: returned; when the restart succeeded the
 //     backend is up again at the new child's generation (Gen).
@@ -110,6 +117,9 @@ func (b *Base) show() tea.Msg {
 		return nil
 	}
 	b.shown = true
+	if b.down {
+		return FirstShownDownMsg{}
+	}
 	return FirstShownMsg{}
 }
 

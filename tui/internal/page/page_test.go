@@ -62,7 +62,7 @@ func TestObserve(t *testing.T) {
 			state{W: 80, H: 24, Gen: gen}},
 		{"down", bridge.DownMsg{Err: errors.New("killed")}, bridge.DownMsg{Err: errors.New("killed")},
 			state{W: 80, H: 24, Down: true, Gen: gen}},
-		{"first shown, while down", page.ShownMsg{}, page.FirstShownMsg{},
+		{"first shown, while down", page.ShownMsg{}, page.FirstShownDownMsg{},
 			state{W: 80, H: 24, Down: true, Shown: true, Gen: gen}},
 		{"shown again", page.ShownMsg{}, nil,
 			state{W: 80, H: 24, Down: true, Shown: true, Gen: gen}},
