@@ -175,3 +175,35 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// Locate reports whether term t of one of the exact kinds (not Fuzzy)
+// matches s, its inverse aside, by the rules the Ranker follows, and the
+// byte offsets in s of the runes it matched: the best occurrence, as a
+// path's would be scored. It is for short texts matched one at a time
+// (session titles): it prepares s each call.
+func Locate(t Term, s string) ([]int, bool) {
+	if t.Kind == Fuzzy || t.Text == "" {
+		return nil, false
+	}
+	x, p, sc := newIndex([]string{s}), compileTerm(t), &scratch{}
+	if _, _, ok := x.matches(sc, p, 0, traceBest); !ok {
+		return nil, false
+	}
+	sc.pos = sc.pos[:len(p.runes)]
+	return x.positions(sc, 0), true
+}
+
+// Narrows reports whether every line query next matches is matched by
+// query prev, so that next's matches can be searched among prev's. It
+// may report false for some such pairs (then the caller searches
+// everything); typing a term longer, or another term, narrows.
+func Narrows(prev, next string) bool {
+	p, n := compileQuery(prev), compileQuery(next)
+	switch {
+	case p == nil:
+		return true
+	case n == nil:
+		return false
+	}
+	return n.implies(p)
+}

@@ -19,8 +19,8 @@ import (
 // nothing is ranked: the rows are shown newest first.
 //
 // Each typed character narrows the previous result instead of starting
-// over: a filter that extends the last ranked one, over the same rows and
-// with the same case sensitivity, can only match among its matches.
+// over: a filter whose matches lie among the last ranked one's, over the
+// same rows, is ranked among its matches.
 
 // filterState is the filter's result over the rows.
 type filterState struct {
@@ -97,13 +97,12 @@ func (m *Model) refilter() tea.Cmd {
 }
 
 // candidates are the rows a ranking of q looks at, in the order they are
-// shown without a filter: the last ranking's matches when q extends its
-// query over the same rows with the same case sensitivity (a longer
-// filter matches a subset), else every row.
+// shown without a filter: the last ranking's matches when q's matches lie
+// among them (a longer term or another term matches a subset; narrows
+// says when) over the same rows, else every row.
 func (m *Model) candidates(q string) []int {
 	nw := m.filter.narrow
-	if nw.query != "" && strings.HasPrefix(q, nw.query) && nw.scan == m.disc.seq && nw.n == len(m.rows) &&
-		caseSensitive(q) == caseSensitive(nw.query) {
+	if nw.query != "" && nw.scan == m.disc.seq && nw.n == len(m.rows) && narrows(nw.query, q) {
 		return nw.rows
 	}
 	return slices.Clone(m.order)

@@ -5,41 +5,29 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/sahilm/fuzzy"
+
+	"github.com/scoutdev/scout/tui/rank"
 )
 
 // Titles are matched with github.com/sahilm/fuzzy, the frontend's fuzzy
-// matcher, called directly. Titles are sentences, not paths, and its
-// scoring suits text typed to find a sentence: bonuses for the first
-// character, for characters after a space or other separator, for
-// camelCase humps and for adjacent runs; penalties for leading and
-// unmatched characters. Its MatchedIndexes, byte offsets of the matched
-// runes in the title, are the highlights. A title matches when the
-// filter's runes occur in it in order.
-//
-// The library places each filter rune but the last at the best
-// occurrence it has seen when the next rune first follows, so it anchors
-// a filter at the first word that can start it: "tree" in "Refactor
-// tui/tree rows" takes the t of "Refactor". A matching title is
-// therefore matched again once for each later word (at most maxStarts)
-// that starts with the filter's first rune, with the occurrences before
-// that word masked by a character of the same class that the filter does
-// not hold, so that positions, lengths and every bonus stay what they
-// are; the best of these alignments, all scored by the library, counts.
-// Only ASCII first runes are realigned (masking keeps byte offsets only
-// for them).
-//
-// Smart case, as on the Files page: smartcase.go.
+// matcher, called plainly, one term at a time. The filter is in the query
+// syntax of the Files page (rank.ParseQuery: terms separated by spaces
+// must all match, 'exact, ^prefix, suffix$, !negation, a | b), always
+// case-insensitive, as titles are prose. A fuzzy term is matched by the
+// library, its score counts and its MatchedIndexes, byte offsets of the
+// matched runes in the title, are highlighted; a term of the other kinds
+// is matched as the Files page matches it (rank.Locate), its occurrence
+// highlighted, adding nothing to the score. Each set of terms is matched
+// over the titles the sets before it left.
 
 // titleMatch is a row whose title matches the filter.
 type titleMatch struct {
 	row   int   // index in Model.rows
 	at    int   // index in the candidates: ties keep their order
-	score int   // the library's score; higher is better
-	pos   []int // byte offsets in the title of the matched runes
+	score int   // the sum of the library's scores; higher is better
+	pos   []int // byte offsets in the title of the matched runes, ascending
 }
 
 // checkEvery is how many titles are matched between looks at the
@@ -47,74 +35,109 @@ type titleMatch struct {
 // cancelled ranking stops within about a millisecond.
 const checkEvery = 256
 
-// maxStarts bounds the later words a title is matched again from: a
-// title rarely has more words starting with one letter, and each costs
-// a match.
-const maxStarts = 8
+// titleTerms parses a filter for titles: every term case-insensitive,
+// without fzf's normalization of diacritics (the library has none).
+func titleTerms(query string) [][]rank.Term {
+	sets := rank.ParseQuery(strings.ToLower(query))
+	for _, set := range sets {
+		for i := range set {
+			set[i].CaseSensitive, set[i].Normalize = false, false
+		}
+	}
+	return sets
+}
 
 // matchTitles returns the candidates (row indices, in the order ties
 // keep) whose titles match query, in candidate order; title gives a
 // row's title. It reports false when ctx ended first.
 func matchTitles(ctx context.Context, query string, cands []int, title func(row int) string) ([]titleMatch, bool) {
-	p := compile(query)
-	titles := func(yield func(string) bool) {
-		for i, r := range cands {
-			if i%checkEvery == 0 && ctx.Err() != nil {
-				return
-			}
-			if !yield(p.form(title(r))) {
-				return
+	ms := make([]titleMatch, len(cands))
+	for i, r := range cands {
+		ms[i] = titleMatch{row: r, at: i}
+	}
+	for _, set := range titleTerms(query) {
+		var ok bool
+		if ms, ok = matchSet(ctx, set, ms, title); !ok {
+			return nil, false
+		}
+	}
+	for i := range ms {
+		slices.Sort(ms[i].pos)
+		ms[i].pos = slices.Compact(ms[i].pos)
+	}
+	return ms, true
+}
+
+// termMatch is one term's match of one title.
+type termMatch struct {
+	ok    bool
+	score int
+	pos   []int
+}
+
+// matchSet keeps the matches whose titles one of set's terms matches
+// (a positive term that matches, or an inverse one that does not), adding
+// the best matching positive term's score and positions.
+func matchSet(ctx context.Context, set []rank.Term, ms []titleMatch, title func(row int) string) ([]titleMatch, bool) {
+	met := make([]bool, len(ms))
+	chosen := make([]termMatch, len(ms))
+	for _, t := range set {
+		found, ok := matchTerm(ctx, t, ms, title)
+		if !ok {
+			return nil, false
+		}
+		for i, f := range found {
+			switch {
+			case t.Inverse:
+				met[i] = met[i] || !f.ok
+			case f.ok && (!chosen[i].ok || f.score > chosen[i].score):
+				met[i], chosen[i] = true, f
 			}
 		}
 	}
-	found := fuzzy.FindFromIterNoSort(p.text, titles)
-	if ctx.Err() != nil {
-		return nil, false
-	}
-	out := make([]titleMatch, len(found))
-	for i, f := range found {
-		r := cands[f.Index]
-		out[i] = titleMatch{row: r, at: f.Index, score: f.Score, pos: p.offsets(title(r), f.MatchedIndexes)}
-	}
-	if !p.realign(ctx, out, title) {
-		return nil, false
+	out := ms[:0]
+	for i, m := range ms {
+		if met[i] {
+			m.score += chosen[i].score
+			m.pos = append(m.pos, chosen[i].pos...)
+			out = append(out, m)
+		}
 	}
 	return out, true
 }
 
-// realign gives each match the best of its alignments from later words
-// that start with the filter's first rune. It reports false when ctx
-// ended first.
-func (p *pattern) realign(ctx context.Context, ms []titleMatch, title func(row int) string) bool {
-	if p.first == 0 {
-		return true
+// matchTerm matches term t, its inverse aside, against the titles of ms.
+// It reports false when ctx ended first.
+func matchTerm(ctx context.Context, t rank.Term, ms []titleMatch, title func(row int) string) ([]termMatch, bool) {
+	out := make([]termMatch, len(ms))
+	if t.Kind != rank.Fuzzy {
+		for i, m := range ms {
+			if i%checkEvery == 0 && ctx.Err() != nil {
+				return nil, false
+			}
+			pos, ok := rank.Locate(t, title(m.row))
+			out[i] = termMatch{ok: ok, pos: pos}
+		}
+		return out, true
 	}
-	var owner []int // per variant: its match
-	variants := func(yield func(string) bool) {
-		for i := range ms {
+	titles := func(yield func(string) bool) {
+		for i, m := range ms {
 			if i%checkEvery == 0 && ctx.Err() != nil {
 				return
 			}
-			t := title(ms[i].row)
-			for _, s := range p.laterStarts(t, ms[i].pos[0]) {
-				owner = append(owner, i)
-				if !yield(p.form(p.masked(t, s))) {
-					return
-				}
+			if !yield(title(m.row)) {
+				return
 			}
 		}
 	}
-	found := fuzzy.FindFromIterNoSort(p.text, variants)
+	found := fuzzy.FindFromIterNoSort(t.Text, titles)
 	if ctx.Err() != nil {
-		return false
+		return nil, false
 	}
 	for _, f := range found {
-		m := &ms[owner[f.Index]]
-		if f.Score > m.score {
-			m.score, m.pos = f.Score, p.offsets(title(m.row), f.MatchedIndexes)
-		}
+		out[f.Index] = termMatch{ok: true, score: f.Score, pos: f.MatchedIndexes}
 	}
-	return true
+	return out, true
 }
 
 // bestFirst orders matches by score, best first; equal scores keep the
@@ -123,121 +146,8 @@ func bestFirst(ms []titleMatch) {
 	slices.SortFunc(ms, func(a, b titleMatch) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.at, b.at)) })
 }
 
-// pattern is a filter prepared for matching.
-type pattern struct {
-	text      string // the filter as the library gets it
-	sensitive bool   // smart case: the filter has an upper-case rune
-	// first is the filter's first rune when matches are realigned on it:
-	// the filter has more runes and first is ASCII (else 0). Its
-	// occurrences are masked by a letter of the same case (lower, upper)
-	// when it is a letter, else by a character of its class (other: a
-	// separator for a separator), none of which the filter holds.
-	first               byte
-	lower, upper, other byte
+// narrows reports whether the matches of filter next lie among those of
+// filter prev, so a ranking of next need only look at prev's.
+func narrows(prev, next string) bool {
+	return rank.Narrows(strings.ToLower(prev), strings.ToLower(next))
 }
-
-// separators are the library's word separators.
-const separators = "/-_ .\\"
-
-// compile prepares a non-empty filter.
-func compile(query string) *pattern {
-	p := &pattern{text: query, sensitive: caseSensitive(query)}
-	if p.sensitive {
-		p.text = swapCapitals(query)
-	}
-	if utf8.RuneCountInString(query) < 2 || query[0] >= utf8.RuneSelf {
-		return p
-	}
-	var mask byte
-	switch first := query[0]; {
-	case isLetter(first):
-		p.lower = unused(query, "abcdefghijklmnopqrstuvwxyz")
-		p.upper, mask = p.lower&^0x20, p.lower
-	case strings.IndexByte(separators, first) >= 0:
-		p.other = unused(query, separators)
-		mask = p.other
-	default:
-		p.other = unused(query, "#%&*+0123456789:;<=>?@^|~!")
-		mask = p.other
-	}
-	if mask != 0 {
-		p.first = query[0]
-	}
-	return p
-}
-
-// unused returns the first of candidates that matches none of query's
-// runes, as the library compares them (0 when all do).
-func unused(query, candidates string) byte {
-	for _, c := range []byte(candidates) {
-		if !strings.ContainsFunc(query, func(r rune) bool { return strings.EqualFold(string(r), string(rune(c))) }) {
-			return c
-		}
-	}
-	return 0
-}
-
-// form is a title as the library gets it.
-func (p *pattern) form(t string) string {
-	if p.sensitive {
-		return swapCapitals(t)
-	}
-	return t
-}
-
-// offsets turns the library's offsets in p.form(t) into offsets in t.
-func (p *pattern) offsets(t string, pos []int) []int {
-	if p.sensitive {
-		return unswappedOffsets(t, pos)
-	}
-	return pos
-}
-
-// holds reports whether byte b of a title is an occurrence of the first
-// rune.
-func (p *pattern) holds(b byte) bool {
-	if p.sensitive || !isLetter(p.first) {
-		return b == p.first
-	}
-	return isLetter(b) && b|0x20 == p.first|0x20
-}
-
-// laterStarts returns the offsets after from of words in t that start
-// with the first rune: at most maxStarts.
-func (p *pattern) laterStarts(t string, from int) []int {
-	var starts []int
-	for i := from + 1; i < len(t) && len(starts) < maxStarts; i++ {
-		if p.holds(t[i]) && wordStart(t, i) {
-			starts = append(starts, i)
-		}
-	}
-	return starts
-}
-
-// wordStart reports whether t[i] starts a word as the library's bonuses
-// see it: after a separator, or an upper-case letter after a lower-case
-// one.
-func wordStart(t string, i int) bool {
-	prev, _ := utf8.DecodeLastRuneInString(t[:i])
-	return strings.ContainsRune(separators, prev) || unicode.IsLower(prev) && unicode.IsUpper(rune(t[i]))
-}
-
-// masked returns t with the first rune's occurrences before offset s
-// masked.
-func (p *pattern) masked(t string, s int) string {
-	b := []byte(t)
-	for i := range s {
-		switch {
-		case !p.holds(b[i]):
-		case 'a' <= b[i] && b[i] <= 'z':
-			b[i] = p.lower
-		case 'A' <= b[i] && b[i] <= 'Z':
-			b[i] = p.upper
-		default:
-			b[i] = p.other
-		}
-	}
-	return string(b)
-}
-
-func isLetter(b byte) bool { return 'a' <= b|0x20 && b|0x20 <= 'z' }

@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sahilm/fuzzy"
 )
 
-// rank matches query over titles and returns the matching titles best
+// ranked matches query over titles and returns the matching titles best
 // first, each with its matched runes in brackets.
-func rank(t *testing.T, query string, titles []string) []string {
+func ranked(t *testing.T, query string, titles []string) []string {
 	t.Helper()
 	cands := make([]int, len(titles))
 	for i := range cands {
@@ -43,108 +45,104 @@ func bracket(s string, pos []int) string {
 }
 
 func TestMatchTitles(t *testing.T) {
+	titles := []string{"Fix the parser's error recovery", "Refactor tui/tree rows", "FIX the build", "fix it"}
 	for _, tc := range []struct {
-		query  string
-		titles []string
-		want   []string
+		query string
+		want  []string
 	}{
-		// The later word that starts the filter wins over the first
-		// occurrence the library anchors on.
-		{"tree", []string{"Fix the parser's error recovery", "Refactor tui/tree rows"},
-			[]string{"Refactor tui/[t][r][e][e] rows", "Fix [t]he pa[r]s[e]r's [e]rror recovery"}},
-		{"re", []string{"Fix the parser's error recovery", "Refactor tui/tree rows"},
-			[]string{"[R][e]factor tui/tree rows", "Fix the parser's error [r][e]covery"}},
-		// A later word starting with a capital (camelCase) counts too.
-		{"tab", []string{"the taleTab view"}, []string{"the tale[T][a][b] view"}},
-		// Smart case: lower case matches either case, a capital only itself.
-		{"fix", []string{"FIX the build", "fix it"}, []string{"[f][i][x] it", "[F][I][X] the build"}},
-		{"Tree", []string{"the tree", "Tree view", "a TreeTable", "TREE"},
-			[]string{"[T][r][e][e] view", "a [T][r][e][e]Table"}},
-		{"tT", []string{"the tree", "the Tree"}, []string{"[t]he [T]ree"}},
-		{"Éc", []string{"école", "École", "Écoute"}, []string{"[É][c]ole", "[É][c]oute"}},
-		{"éc", []string{"École", "école"}, []string{"[É][c]ole", "[é][c]ole"}},
-		// A stand-in written in a title is no capital's stand-in.
-		{"Ab", []string{"𝐀b", "Ab"}, []string{"[A][b]"}},
-		{"𝐀", []string{"A", "𝐀"}, []string{"[𝐀]"}},
-		{"x", []string{"no match here"}, []string{}},
+		// One term: the library's own alignment, and order by its score.
+		{"re", []string{"[R][e]factor tui/tree rows", "Fix the pa[r]ser's [e]rror recovery"}},
+		// Case-insensitive whatever the filter's case: titles are prose.
+		{"FIX", []string{"[f][i][x] it", "[F][I][X] the build", "[F][i][x] the parser's error recovery"}},
+		{"Fix", []string{"[f][i][x] it", "[F][I][X] the build", "[F][i][x] the parser's error recovery"}},
+		// Several terms, in any order, all required; each highlighted.
+		{"fix build", []string{"[F][I][X] the [b][u][i][l][d]"}},
+		{"build fix", []string{"[F][I][X] the [b][u][i][l][d]"}},
+		{"fix zzz", []string{}},
+		// The other kinds of term, and the inverse, and OR.
+		{"'tree", []string{"Refactor tui/[t][r][e][e] rows"}},
+		// (a term of these kinds adds no score: ties keep the rows' order)
+		{"^fix", []string{"[F][i][x] the parser's error recovery", "[F][I][X] the build", "[f][i][x] it"}},
+		{"it$", []string{"fix [i][t]"}},
+		{"fix !build !it$", []string{"[F][i][x] the parser's error recovery"}},
+		{"build | 'tree", []string{"FIX the [b][u][i][l][d]", "Refactor tui/[t][r][e][e] rows"}},
+		{"the\\ b", []string{"FIX [t][h][e][ ][b]uild"}},
+		{"x", []string{"fi[x] it", "FI[X] the build", "Fi[x] the parser's error recovery"}},
+		{"   ", titles}, // no terms: every title, in order
 	} {
-		if got := rank(t, tc.query, tc.titles); !slices.Equal(got, tc.want) {
+		if got := ranked(t, tc.query, titles); !slices.Equal(got, tc.want) {
 			t.Errorf("%q: got %q, want %q", tc.query, got, tc.want)
 		}
 	}
 }
 
-// related reports whether title rune r matches filter rune q under the
-// filter's case rule: any case without capitals in the filter; else the
-// same rune, or two runes neither of which is a capital that fold
-// together (lower-case variants of one letter).
-func related(r, q rune, sensitive bool) bool {
-	if !sensitive {
-		return strings.EqualFold(string(r), string(q))
-	}
-	return r == q || !capital(r) && !capital(q) && strings.EqualFold(string(r), string(q))
-}
-
-// subsequence reports whether q's runes occur in s in order.
-func subsequence(s, q string, sensitive bool) bool {
-	qs := []rune(q)
-	for _, r := range s {
-		if len(qs) > 0 && related(r, qs[0], sensitive) {
-			qs = qs[1:]
+// TestMatchTitlesIsTheLibrary: a filter of one fuzzy term ranks titles
+// exactly as fuzzy.Find does, with its scores and matched indexes.
+func TestMatchTitlesIsTheLibrary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	titles := randomTitles(rng, 500)
+	all := allRows(len(titles))
+	for range 300 {
+		q := strings.ToLower(word(rng, 1+rng.IntN(4)))
+		if strings.ContainsAny(q, " !^$'|\\") {
+			continue
+		}
+		got, _ := matchTitles(context.Background(), q, all, func(r int) string { return titles[r] })
+		want := fuzzy.Find(q, titles)
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d matches, the library %d", q, len(got), len(want))
+		}
+		bestFirst(got)
+		for i, w := range want {
+			if g := got[i]; g.row != w.Index || g.score != w.Score || !slices.Equal(g.pos, w.MatchedIndexes) {
+				t.Fatalf("%q #%d: %q %d %v, the library %q %d %v", q, i, titles[g.row], g.score, g.pos, w.Str, w.Score, w.MatchedIndexes)
+			}
 		}
 	}
-	return len(qs) == 0
 }
 
-// TestMatchTitlesProperties matches random filters over random titles
-// with capitals, non-ASCII letters, lower-case variants and separators:
-// a title matches exactly when the filter's runes occur in it in order,
-// the highlighted runes spell the filter, and a longer filter with the
-// same case rule matches a subset (what narrowing relies on).
+// TestMatchTitlesProperties matches random filters of several terms over
+// random titles: a title matches exactly when every term does (a fuzzy
+// term when its runes occur in order, in any case), the highlights are
+// rune starts, and when narrows says a filter narrows another, its
+// matches among the other's are its matches among every title (what the
+// page's narrowing relies on).
 func TestMatchTitlesProperties(t *testing.T) {
-	alphabet := []rune("abcABC tT/-_.Ééſs KkK1#")
-	rnd := rand.New(rand.NewPCG(1, 2))
-	word := func(n int) string {
-		rs := make([]rune, n)
-		for i := range rs {
-			rs[i] = alphabet[rnd.IntN(len(alphabet))]
-		}
-		return string(rs)
-	}
-	titles := make([]string, 400)
-	for i := range titles {
-		titles[i] = word(1 + rnd.IntN(24))
-	}
-	all := make([]int, len(titles))
-	for i := range all {
-		all[i] = i
-	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	titles := randomTitles(rng, 400)
+	all := allRows(len(titles))
 	title := func(r int) string { return titles[r] }
 	for range 300 {
-		q := word(1 + rnd.IntN(4))
-		sensitive := caseSensitive(q)
+		terms := []string{word(rng, 1+rng.IntN(3))}
+		if rng.IntN(2) == 0 {
+			terms = append(terms, word(rng, 1+rng.IntN(3)))
+		}
+		q := strings.Join(terms, " ")
 		ms, _ := matchTitles(context.Background(), q, all, title)
 		matched := map[int]bool{}
 		for _, m := range ms {
 			matched[m.row] = true
-			s := titles[m.row]
-			var spelled []rune
 			for _, p := range m.pos {
-				r, _ := utf8.DecodeRuneInString(s[p:])
-				spelled = append(spelled, r)
-			}
-			if !slices.IsSorted(m.pos) || len(spelled) != utf8.RuneCountInString(q) || !subsequence(string(spelled), q, sensitive) {
-				t.Fatalf("%q in %q: highlights %v spell %q", q, s, m.pos, string(spelled))
+				if p < 0 || p >= len(titles[m.row]) || !utf8.RuneStart(titles[m.row][p]) {
+					t.Fatalf("%q in %q: highlights %v", q, titles[m.row], m.pos)
+				}
 			}
 		}
 		for i, s := range titles {
-			if matched[i] != subsequence(s, q, sensitive) {
-				t.Fatalf("%q in %q: matched %v, want %v", q, s, matched[i], !matched[i])
+			want := true
+			for _, set := range titleTerms(q) {
+				want = want && subsequence(s, set[0].Text)
+			}
+			if matched[i] != want {
+				t.Fatalf("%q in %q: matched %v, want %v", q, s, matched[i], want)
 			}
 		}
-		longer := q + word(1)
-		if caseSensitive(longer) != sensitive {
-			continue
+		longer := q + word(rng, 1)
+		if rng.IntN(3) == 0 {
+			longer = q + " " + word(rng, 1)
+		}
+		if !narrows(q, longer) {
+			t.Fatalf("%q does not narrow %q", longer, q)
 		}
 		narrowed := make([]int, 0, len(ms))
 		for _, m := range ms {
@@ -156,6 +154,50 @@ func TestMatchTitlesProperties(t *testing.T) {
 			t.Fatalf("%q after %q: %d matches over every title, %d over the shorter filter's", longer, q, len(full), len(part))
 		}
 	}
+	for _, tc := range [][2]string{{"fix", "fix | tree"}, {"fix !b", "fix !bu"}, {"fix", "fi"}, {"'fix", "fix"}} {
+		if narrows(tc[0], tc[1]) {
+			t.Errorf("%q said to narrow %q, which it widens", tc[1], tc[0])
+		}
+	}
+}
+
+// word returns n random filter runes: letters in both cases, a few
+// non-ASCII ones and separators.
+func word(rng *rand.Rand, n int) string {
+	alphabet := []rune("abcABCtTéÉſsK/-_.")
+	rs := make([]rune, n)
+	for i := range rs {
+		rs[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(rs)
+}
+
+func randomTitles(rng *rand.Rand, n int) []string {
+	titles := make([]string, n)
+	for i := range titles {
+		titles[i] = word(rng, 1+rng.IntN(24))
+	}
+	return titles
+}
+
+func allRows(n int) []int {
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
+}
+
+// subsequence reports whether q's runes occur in s in order, in any
+// case, as the library matches them.
+func subsequence(s, q string) bool {
+	qs := []rune(q)
+	for _, r := range s {
+		if len(qs) > 0 && strings.EqualFold(string(r), string(qs[0])) {
+			qs = qs[1:]
+		}
+	}
+	return len(qs) == 0
 }
 
 func TestMatchTitlesStopsWhenCancelled(t *testing.T) {

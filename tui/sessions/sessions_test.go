@@ -220,8 +220,8 @@ func TestEnterOpensExactlyAndEndsWithTheID(t *testing.T) {
 	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
 	h := start(t, fake, 80, 24)
 	h.complete()
-	h.Type("tree")
-	if f := h.filtered("tree"); st(f).focused != "s-tree" {
+	h.Type("tui/tree")
+	if f := h.filtered("tui/tree"); st(f).focused != "s-tree" {
 		t.Fatalf("focused %q, want s-tree", st(f).focused)
 	}
 	h.Press(tea.KeyEnter)
@@ -328,9 +328,9 @@ func TestEnterRightAfterTypingOpensTheBestMatchOfWhatWasTyped(t *testing.T) {
 	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
 	h := start(t, fake, 80, 24)
 	h.complete()
-	h.Type("tree")
+	h.Type("parser") // "p" and "pa" put s-legacy first
 	h.Press(tea.KeyEnter)
-	if out := h.Outcome(); !slices.Equal(out.Items, []string{"s-tree"}) {
+	if out := h.Outcome(); !slices.Equal(out.Items, []string{"s-parser"}) {
 		t.Fatalf("outcome %+v, want the best match of the typed filter", out)
 	}
 }
@@ -397,20 +397,44 @@ func TestEveryMatchIsRankedTiesNewestFirst(t *testing.T) {
 	h.WaitText("session number 449")
 }
 
-func TestFilterSmartCase(t *testing.T) {
+// TestFilterIgnoresCase: titles are prose, so a filter matches them in
+// any case, capitals or not.
+func TestFilterIgnoresCase(t *testing.T) {
 	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
 	h := start(t, fake, 80, 24)
 	h.complete()
 	h.Type("e")
-	if got := st(h.filtered("e")).rows; len(got) != 6 {
-		t.Fatalf("rows %q for e, want every titled session", got)
+	lower := st(h.filtered("e")).rows
+	if len(lower) != 6 {
+		t.Fatalf("rows %q for e, want every titled session", lower)
 	}
 	h.Press(tea.KeyBackspace)
 	h.Type("E")
-	if got := st(h.filtered("E")).rows; !slices.Equal(got, []string{"s-e2e"}) {
-		t.Fatalf("rows %q for E, want only the title with a capital E", got)
+	if got := st(h.filtered("E")).rows; !slices.Equal(got, lower) {
+		t.Fatalf("rows %q for E, want those of e, %q", got, lower)
 	}
-	h.WaitText(" 1/7")
+	h.WaitText(" 6/7")
+}
+
+// TestFilterOfSeveralTerms: the filter is the Files page's query syntax,
+// every term required and highlighted.
+func TestFilterOfSeveralTerms(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 80, 24)
+	h.complete()
+	h.Type("the !fix")
+	if got := st(h.filtered("the !fix")).rows; !slices.Equal(got, []string{"s-legacy", "s-docs"}) {
+		t.Fatalf("rows %q for the !fix, want the titles with 'the' and no 'fix'", got)
+	}
+	for range len("!fix") {
+		h.Press(tea.KeyBackspace)
+	}
+	h.Type("'pages docs")
+	f := h.filtered("the 'pages docs")
+	if got := st(f).rows; !slices.Equal(got, []string{"s-docs"}) {
+		t.Fatalf("rows %q for the 'pages docs, want s-docs", got)
+	}
+	h.WaitText("1/7")
 }
 
 func TestNoColorKeepsTheHighlightAndTheFocus(t *testing.T) {
