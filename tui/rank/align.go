@@ -306,8 +306,10 @@ type gaps struct {
 	next        int32 // the first slash after slash, or len(cls)
 }
 
-func newGaps(cls []uint8) gaps {
-	return gaps{same: neg, cross: neg, slash: -1, next: nextSlash(cls, 0)}
+// newGaps starts the gaps of a row whose previous row's cells lie at or
+// after position from: slashes before it separate none of them.
+func newGaps(cls []uint8, from int32) gaps {
+	return gaps{same: neg, cross: neg, slash: -1, next: nextSlash(cls, from+1)}
 }
 
 // at moves to the cell at position i.
@@ -357,7 +359,7 @@ func nextSlash(cls []uint8, from int32) int32 {
 // nextRowBest is nextRow into the row (pos, v0, v1), returning its best
 // score, which row.best would find.
 func nextRowBest(prev *row, pos, v0, v1 []int32, cls []uint8) int32 {
-	g, y, best := newGaps(cls), 0, int32(neg)
+	g, y, best := newGaps(cls, prev.pos[0]), 0, int32(neg)
 	v0, v1 = v0[:len(pos)], v1[:len(pos)]
 	pp, p0, p1 := prev.pos, prev.v0[:len(prev.pos)], prev.v1[:len(prev.pos)]
 	for x, i := range pos {
@@ -390,7 +392,7 @@ func nextRowBest(prev *row, pos, v0, v1 []int32, cls []uint8) int32 {
 // extend*p, so that subtracting start + extend*(i-2) charges each its own
 // gap (and layerCross the cells in another component).
 func nextRow(prev, cur *row, cls []uint8) {
-	g, y := newGaps(cls), 0
+	g, y := newGaps(cls, prev.pos[0]), 0
 	for x, i := range cur.pos {
 		g.at(cls, i)
 		for ; y < len(prev.pos) && prev.pos[y] <= i-2; y++ {

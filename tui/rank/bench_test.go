@@ -268,3 +268,35 @@ func BenchmarkAdd(b *testing.B) {
 		}
 	})
 }
+
+// syntaxBenchQueries are queries of several terms, typed term by term as
+// a person types them (every prefix is a keystroke): two fuzzy terms, a
+// term and a negation, an exact term and a suffix, an OR.
+var syntaxBenchQueries = []string{"http server", "srv !test", "'internal go$", "server | client go"}
+
+// BenchmarkRankSyntax types each of syntaxBenchQueries one rune at a time
+// on a cold cache over each list, the picker's best 50 a keystroke
+// (p50-ms/key, max-ms/key and cpu-ms/key as in BenchmarkRank).
+func BenchmarkRankSyntax(b *testing.B) {
+	for _, list := range benchLists {
+		r := New(list.paths(b))
+		for i, q := range syntaxBenchQueries {
+			b.Run(fmt.Sprintf("%s/s%d", list.name, i), func(b *testing.B) {
+				benchTyped(b, len(q), func(i int) { rankCold(b, r, q[:i+1], benchK, i == 0) })
+			})
+		}
+	}
+}
+
+// TestSyntaxBenchQueriesMatch keeps BenchmarkRankSyntax honest: every
+// query matches in every list, so typing measures real work.
+func TestSyntaxBenchQueriesMatch(t *testing.T) {
+	for _, list := range benchLists[:2] {
+		r := New(list.paths(t))
+		for _, q := range syntaxBenchQueries {
+			if res, err := r.Rank(context.Background(), q, 1); err != nil || res.Total == 0 {
+				t.Errorf("%s: %q matches nothing (%v)", list.name, q, err)
+			}
+		}
+	}
+}

@@ -137,6 +137,7 @@ func (g *segment) recycle() {
 	putHits(g.hits)
 	putInts(g.rest)
 	putInts(g.gain)
+	putInts(g.memo)
 	putInts(g.pos)
 	putInts(g.v0)
 	putInts(g.v1)

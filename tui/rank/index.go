@@ -2,6 +2,7 @@ package rank
 
 import (
 	"encoding/binary"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -34,7 +35,28 @@ type entry struct {
 	start int32  // first rune in the arena
 	n     int32  // runes
 	bytes int32  // bytes (sahilm's unmatched term counts bytes)
+	base  uint16 // the base name's first rune, or noBase
 	ascii bool
+}
+
+// noBase marks a base name past what entry.base holds.
+const noBase = math.MaxUint16
+
+// baseOf returns the index of the first rune of path j's base name.
+func (x *index) baseOf(j int) int32 {
+	if b := x.ents[j].base; b != noBase {
+		return int32(b)
+	}
+	e := &x.ents[j]
+	if e.ascii {
+		return int32(strings.LastIndexByte(x.paths[j], '/') + 1)
+	}
+	return int32(lastIndex(x.rorig[e.start:e.start+e.n], '/') + 1)
+}
+
+// baseField is the entry.base of a base name starting at rune i.
+func baseField(i int) uint16 {
+	return uint16(min(i, noBase))
 }
 
 // indexChunk is how many paths one worker prepares at a time in newIndex.
@@ -83,7 +105,8 @@ func (x *index) prepareASCII(i int, start int32, p string) bool {
 	a, b := int(start), int(start)+len(p)
 	mask, ok := prepareASCII(x.fold[a:b], x.cls[a:b], p)
 	if ok {
-		x.ents[i] = entry{mask: mask, start: start, n: int32(len(p)), bytes: int32(len(p)), ascii: true}
+		base := baseField(strings.LastIndexByte(p, '/') + 1)
+		x.ents[i] = entry{mask: mask, start: start, n: int32(len(p)), bytes: int32(len(p)), base: base, ascii: true}
 	}
 	return ok
 }
@@ -259,6 +282,7 @@ func (x *index) addRunes(p string) entry {
 		e.mask |= foldMask(r)
 	}
 	e.n = int32(len(x.rorig)) - e.start
+	e.base = baseField(lastIndex(x.rorig[e.start:], '/') + 1)
 	x.rcls = appendClasses(x.rcls, x.rorig[e.start:])
 	return e
 }

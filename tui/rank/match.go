@@ -2,7 +2,6 @@ package rank
 
 import (
 	"bytes"
-	"strings"
 	"unsafe"
 )
 
@@ -109,11 +108,14 @@ func (x *index) alignBase(s *scratch, p *pattern, j int, trace bool) int32 {
 		return noMatch
 	}
 	var listed bool
-	var base int32
+	base := x.baseOf(j)
 	if v.b != nil {
-		listed, base = collectBytes(s, v.b, p), int32(strings.LastIndexByte(x.paths[j], '/')+1)
+		if !subsequence(v.b[base:], p.bytes) {
+			return noMatch // the usual case: not every rune is in the base name
+		}
+		listed = collectBytes(s, v.b, p)
 	} else {
-		listed, base = collectRunes(s, v.r, p), int32(lastIndex(v.r, '/')+1)
+		listed = collectRunes(s, v.r, p)
 	}
 	if !listed {
 		return noMatch

@@ -24,10 +24,21 @@ import "slices"
 // So each term scores without it, and the largest gain a term makes with
 // it is added once. rest is the sum over every set but the tail's, gain
 // that largest gain among them.
+//
+// A new term starts a query of several sets from a cached one of a single
+// set (src: "http", then "http s"), and so does every keystroke of a term
+// that widens or edits (negations: "srv !t", "srv !te"). Each match of
+// src then keeps, once computed, that set's score and gain as a query of
+// several sets counts them (memo), so the keystrokes after the first
+// match only the sets that changed.
 type plan struct {
 	q *query
-	// judged are the sets matched for each candidate besides the tail.
+	// judged are the sets matched for each candidate besides the tail
+	// (and the memo's).
 	judged [][]*pattern
+	// memo is the set of q that is src's only set, whose score each of
+	// src's matches keeps in its segment's memo, or nil.
+	memo []*pattern
 	// kept says a candidate of src keeps src's rest and gain.
 	kept bool
 	// m is how many of the tail's runes src's rows hold (0: the tail is
@@ -49,7 +60,12 @@ func planFrom(q *query, src *matchSet) plan {
 		len(s.tail.runes) < len(q.tail.runes) && slices.Equal(s.tail.runes, q.tail.runes[:len(s.tail.runes)]) {
 		return plan{q: q, kept: true, m: len(s.tail.runes)}
 	}
-	return freshPlan(q)
+	pl := freshPlan(q)
+	if i := slices.Index(q.keys, s.keys[0]); len(s.sets) == 1 && n > 1 && i >= 0 && i < len(q.others()) {
+		pl.memo = q.sets[i]
+		pl.judged = slices.Delete(slices.Clone(pl.judged), i, i+1)
+	}
+	return pl
 }
 
 // multi reports whether q's matches keep a rest and gain of their own: q

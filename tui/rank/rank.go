@@ -198,7 +198,15 @@ func (r *Ranker) rank(ctx context.Context, t *table, q *query, k int) (*matchSet
 		}
 		return set, r.best(t, set, k), nil
 	}
-	set, top, err := r.scan(ctx, t, q, r.cache.narrowest(q), k)
+	src := r.cache.narrowest(q)
+	var before int
+	if src != nil {
+		before = src.size() // a scan may fill in its memos (plan.go)
+	}
+	set, top, err := r.scan(ctx, t, q, src, k)
+	if src != nil {
+		r.cache.held += src.size() - before
+	}
 	if err != nil {
 		return nil, nil, err
 	}

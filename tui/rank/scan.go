@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -46,6 +47,32 @@ type segment struct {
 	hits        []hit
 	pos, v0, v1 []int32 // the rows, concatenated; nil once dropped
 	rest, gain  []int32 // per hit, for multi queries; else nil
+	// memo is per hit, for a query of one set: that set's score and gain
+	// in a query of several sets (plan.go), memoUnset until computed; nil
+	// until a plan asks for it.
+	memo []int32
+}
+
+// memoUnset marks a memo entry not computed yet.
+const memoUnset = math.MinInt32
+
+// memoOf returns the memo of set for hit k of g (the set's score and
+// gain, computed and kept on first use) for path j of block x.
+func (g *segment) memoOf(s *scratch, x *index, set []*pattern, k, j int) (v, gain int32, ok bool) {
+	if g.memo == nil {
+		g.memo = getInts(2 * len(g.hits))[:2*len(g.hits)]
+		for i := range g.memo {
+			g.memo[i] = memoUnset
+		}
+	}
+	if g.memo[2*k] == memoUnset {
+		v, gain, _, ok = x.judgeSet(s, set, j, traceNone)
+		if !ok { // cannot be: the hit matched the set
+			return 0, 0, false
+		}
+		g.memo[2*k], g.memo[2*k+1] = v, gain
+	}
+	return g.memo[2*k], g.memo[2*k+1], true
 }
 
 // rowOf sets r to h's last row and reports whether it is kept.
@@ -58,9 +85,9 @@ func (g *segment) rowOf(h hit, r *row) bool {
 	return true
 }
 
-// size is what a segment holds: hits, rests, gains and row cells.
+// size is what a segment holds: hits, rests, gains, memos and row cells.
 func (g *segment) size() int {
-	return len(g.hits) + len(g.rest) + len(g.gain) + len(g.pos)
+	return len(g.hits) + len(g.rest) + len(g.gain) + len(g.memo) + len(g.pos)
 }
 
 // scan finds q's match set over t, from src's if given (the set of a
@@ -143,6 +170,11 @@ func (g *segment) join(h segment) {
 		}
 		g.pos, g.v0, g.v1 = append(g.pos, h.pos...), append(g.v0, h.v0...), append(g.v1, h.v1...)
 	}
+	for range 2 * len(h.hits) {
+		if g.memo != nil {
+			g.memo = append(g.memo, memoUnset)
+		}
+	}
 	g.hits = append(g.hits, h.hits...)
 	if h.rest != nil {
 		g.rest, g.gain = append(g.rest, h.rest...), append(g.gain, h.gain...)
@@ -199,6 +231,12 @@ func (r *Ranker) narrow(s *scratch, x *index, base int, pl *plan, from *segment,
 		var rest, gain int32
 		if pl.kept && from.rest != nil {
 			rest, gain = from.rest[k], from.gain[k]
+		}
+		if pl.memo != nil {
+			var ok bool
+			if rest, gain, ok = from.memoOf(s, x, pl.memo, k, int(y.idx)-base); !ok {
+				continue
+			}
 		}
 		pp := &prev
 		if pl.m == 0 || !from.rowOf(y, &prev) {

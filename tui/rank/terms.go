@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"bytes"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -158,8 +159,16 @@ func (x *index) exact(s *scratch, p *pattern, j int, tr traceMode) (w, n int32, 
 	w, n = noMatch, noMatch
 	s.fit(m)
 	for i := lo; i <= hi; i++ {
-		if e.ascii && string(bs[i:i+m]) != string(p.bytes) || !e.ascii && !slices.Equal(text[i:i+m], p.runes) ||
-			p.Kind == Boundary && (i > 0 && fzfWordRune(orig(i-1)) || i+m < size && fzfWordRune(orig(i+m))) {
+		if e.ascii {
+			k := bytes.Index(bs[i:hi+m], p.bytes)
+			if k < 0 {
+				break
+			}
+			i += k
+		} else if !slices.Equal(text[i:i+m], p.runes) {
+			continue
+		}
+		if p.Kind == Boundary && (i > 0 && fzfWordRune(orig(i-1)) || i+m < size && fzfWordRune(orig(i+m))) {
 			continue
 		}
 		for k := range m {
