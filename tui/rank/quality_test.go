@@ -88,7 +88,8 @@ func TestQualityAgainstFzf(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := rankOf(res, paths, rec.file)
-		t.Logf("| %s | `%s` | %s | %d | %d | %d | %d |", rec.list, rec.query, rec.file, got, rec.old, rec.new, sahilmRank(rec.query, paths, rec.file))
+		cell := strings.ReplaceAll(rec.query, "|", `\|`) // a table cell
+		t.Logf("| %s | `%s` | %s | %d | %d | %d | %d |", rec.list, cell, rec.file, got, rec.old, rec.new, sahilmRank(rec.query, paths, rec.file))
 		switch {
 		case got == 0 || got > rec.best():
 			t.Errorf("%s %q: %s ranks %d, fzf ranked it %d", rec.list, rec.query, rec.file, got, rec.best())
