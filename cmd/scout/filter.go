@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -38,6 +37,7 @@ func newFilterCmd() *cobra.Command {
 			if stdin {
 				cands, err = readCandidates(cmd.InOrStdin())
 			} else {
+				oneShotGC(0)
 				var closed func()
 				cands, closed, err = snapshotCandidates()
 				if closed != nil {
@@ -78,36 +78,12 @@ func snapshotCandidates() (cands []string, closed func(), err error) {
 	return files.Candidates(res.Entries), closed, nil
 }
 
-// readCandidates reads newline-separated candidates (trailing CRs, up to
-// two, are dropped; empty lines are skipped; a line over maxStdinLine
-// bytes is an error). The input is read whole and the lines share its one string.
-func readCandidates(r io.Reader) ([]string, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("reading standard input: %w", err)
-	}
-	all := string(data)
-	out := make([]string, 0, strings.Count(all, "\n")+1)
-	for rest := all; rest != ""; {
-		line, tail, _ := strings.Cut(rest, "\n")
-		if len(line) > maxStdinLine {
-			return nil, fmt.Errorf("reading standard input: a line is longer than %d bytes", maxStdinLine)
-		}
-		// bufio.ScanLines dropped one CR and this function another.
-		if line = strings.TrimSuffix(strings.TrimSuffix(line, "\r"), "\r"); line != "" {
-			out = append(out, line)
-		}
-		rest = tail
-	}
-	return out, nil
-}
-
 func printFiltered(w io.Writer, cands []string, query string, limit int) error {
 	out, err := files.Filter(context.Background(), cands, query, limit)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, p := range out {
 		bw.WriteString(p)
 		bw.WriteByte('\n')

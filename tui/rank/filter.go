@@ -1,53 +1,167 @@
 package rank
 
 import (
+	"cmp"
 	"context"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
 // Filter is New(paths).Order(ctx, query, k) for one query: the indices of
 // the best k paths (all when k <= 0), best first, and how many match. It
-// first drops, on every core, the ASCII paths that cannot match (the
-// bytes of a term that alone makes up a set are not a subsequence of
-// theirs, folded unless the term is case-sensitive), and prepares only
-// the rest: a one-shot ranking (`scout filter`) otherwise spends most of
-// its time preparing paths that the first comparison would reject. The
-// result is Order's exactly, since a path that does not match takes no
-// part in the order.
+// streams instead of building a Ranker: each core takes chunks of paths,
+// drops the ASCII paths that cannot match (the bytes of a term that alone
+// makes up a set are not a subsequence of theirs, folded unless the term
+// is case-sensitive), prepares the rest in an index of its own that the
+// next chunk reuses, and keeps each match's index and score, nothing
+// more: no index of every path, no rows to continue. A one-shot ranking
+// (`scout filter`) otherwise spends most of its time and memory preparing
+// paths that the first comparison would reject. The result is Order's
+// exactly: the same scores, and compare's order over the matches.
 func Filter(ctx context.Context, paths []string, query string, k int) (int, []int, error) {
-	var need []*pattern
-	if q := compileQuery(query); q != nil {
-		for _, set := range q.sets {
-			if p := set[0]; len(set) == 1 && !p.Inverse && p.bytes != nil {
-				need = append(need, p)
+	q := compileQuery(query)
+	if q == nil {
+		hits := all(len(paths), k)
+		return len(paths), indices(hits), ctx.Err()
+	}
+	chunks := (len(paths) + filterChunk - 1) / filterChunk
+	found := make([][]hit, chunks) // per chunk, in index order
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(chunks, 1)) {
+		wg.Go(func() {
+			f := newFilterer(q)
+			for c := int(next.Add(1) - 1); c < chunks && ctx.Err() == nil; c = int(next.Add(1) - 1) {
+				found[c] = f.chunk(paths, c*filterChunk, min((c+1)*filterChunk, len(paths)))
 			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
+	}
+	total := 0
+	for _, hs := range found {
+		total += len(hs)
+	}
+	return total, filterOrder(paths, q, found, total, k), nil
+}
+
+// filterChunk is how many paths a Filter worker takes at a time: its
+// index and rows stay in the cache, and chunks are many enough to share
+// out evenly.
+const filterChunk = 1024
+
+// filterer is one Filter worker's reusable state.
+type filterer struct {
+	q    *query
+	need []*pattern // the terms that alone make up a set, ASCII
+	pl   plan
+	x    index
+	s    scratch
+	g    segment
+	kept []string // the chunk's paths that may match
+	at   []int32  // their indices
+	none topK     // keeps nothing: the matches are collected from g
+}
+
+func newFilterer(q *query) *filterer {
+	f := &filterer{q: q, pl: freshPlan(q)}
+	for _, set := range q.sets {
+		if p := set[0]; len(set) == 1 && !p.Inverse && p.bytes != nil {
+			f.need = append(f.need, p)
 		}
 	}
-	if len(need) == 0 {
-		return New(paths).Order(ctx, query, k)
+	return f
+}
+
+// chunk returns the matches among paths [lo, hi), in index order.
+func (f *filterer) chunk(paths []string, lo, hi int) []hit {
+	f.kept, f.at = f.kept[:0], f.at[:0]
+	for i := lo; i < hi; i++ {
+		if mayMatchAll(paths[i], f.need) {
+			f.kept, f.at = append(f.kept, paths[i]), append(f.at, int32(i))
+		}
 	}
-	chunks := (len(paths) + indexChunk - 1) / indexChunk
-	kept := make([][]int32, chunks)
-	forChunks(chunks, func(c int) {
-		for i := c * indexChunk; i < min((c+1)*indexChunk, len(paths)); i++ {
-			if mayMatchAll(paths[i], need) {
-				kept[c] = append(kept[c], int32(i))
+	if len(f.kept) == 0 {
+		return nil
+	}
+	f.x.reset(f.kept)
+	f.g.hits, f.g.rest, f.g.gain = f.g.hits[:0], nil, nil
+	f.g.pos, f.g.v0, f.g.v1 = f.g.pos[:0], f.g.v0[:0], f.g.v1[:0]
+	if f.q.multi() {
+		f.g.rest, f.g.gain = []int32{}, []int32{}
+	}
+	var r Ranker // the scan's methods use none of its fields
+	r.fresh(&f.s, &f.x, 0, f.q, 0, len(f.kept), &f.g, &f.none)
+	out := make([]hit, len(f.g.hits))
+	for i, h := range f.g.hits {
+		out[i] = hit{idx: f.at[h.idx], score: h.score}
+	}
+	return out
+}
+
+// filterOrder returns the indices of the best k of the matches found (all
+// when k <= 0), best first, or in input order for a query of inverse
+// terms only.
+func filterOrder(paths []string, q *query, found [][]hit, total, k int) []int {
+	if !q.ranked {
+		var out []int
+		for _, hs := range found {
+			for _, h := range hs {
+				if k > 0 && len(out) == k {
+					return out
+				}
+				out = append(out, int(h.idx))
 			}
 		}
-	})
-	var idx []int32
-	for _, ks := range kept {
-		idx = append(idx, ks...)
+		return out
 	}
-	sub := make([]string, len(idx))
-	for j, i := range idx {
-		sub[j] = paths[i]
+	path := func(i int32) string { return paths[i] }
+	if k > 0 {
+		var h topK
+		h.init(func(a, b hit) int { return comparePaths(paths, a, b) }, k)
+		for _, hs := range found {
+			for _, x := range hs {
+				h.offer(x)
+			}
+		}
+		slices.SortFunc(h.items, h.compare)
+		return indices(h.items)
 	}
-	total, order, err := New(sub).Order(ctx, query, k)
-	for j, o := range order {
-		order[j] = int(idx[o])
+	ks := make([]keyed, 0, total)
+	for _, hs := range found {
+		for _, h := range hs {
+			ks = append(ks, keyOf(h, len(paths[h.idx])))
+		}
 	}
-	return total, order, err
+	ks = sortKeyed(ks, path)
+	out := make([]int, len(ks))
+	for i, x := range ks {
+		out[i] = int(x.idx)
+	}
+	return out
+}
+
+// comparePaths is compare over hits indexing paths.
+func comparePaths(paths []string, a, b hit) int {
+	if a.score != b.score {
+		return cmp.Compare(b.score, a.score)
+	}
+	pa, pb := paths[a.idx], paths[b.idx]
+	return cmp.Or(cmp.Compare(len(pa), len(pb)), cmp.Compare(pa, pb), cmp.Compare(a.idx, b.idx))
+}
+
+// indices returns the indices of hits.
+func indices(hits []hit) []int {
+	out := make([]int, len(hits))
+	for i, h := range hits {
+		out[i] = int(h.idx)
+	}
+	return out
 }
 
 // mayMatchAll reports whether path p may match every term of ps (ASCII

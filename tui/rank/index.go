@@ -91,6 +91,25 @@ func newIndex(paths []string) *index {
 	return x
 }
 
+// reset makes x an index of paths, reusing its arenas: for one-shot
+// rankings that prepare one chunk after another (Filter).
+func (x *index) reset(paths []string) {
+	total := 0
+	for _, p := range paths {
+		total += len(p)
+	}
+	x.paths = paths
+	x.ents = slices.Grow(x.ents[:0], len(paths))[:len(paths)]
+	x.fold = slices.Grow(x.fold[:0], total)[:total]
+	x.cls = slices.Grow(x.cls[:0], total)[:total]
+	x.rorig, x.rfold, x.rcls, x.roff = x.rorig[:0], x.rfold[:0], x.rcls[:0], x.roff[:0]
+	start := int32(0)
+	for i, p := range paths {
+		x.prepare(i, start, p)
+		start += int32(len(p))
+	}
+}
+
 // prepare prepares path p as path i, its ASCII bytes at start in the
 // byte arenas.
 func (x *index) prepare(i int, start int32, p string) {

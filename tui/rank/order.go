@@ -15,27 +15,16 @@ type keyed struct {
 }
 
 func (t *table) keyOf(h hit) keyed {
+	return keyOf(h, len(t.path(h.idx)))
+}
+
+// keyOf is h's key for a path of n bytes.
+func keyOf(h hit, n int) keyed {
 	d := uint64(math.MaxInt32 - int64(h.score)) // 0 for the best score
-	return keyed{key: d<<32 | uint64(uint32(min(len(t.path(h.idx)), math.MaxUint32))), idx: h.idx, score: h.score}
+	return keyed{key: d<<32 | uint64(uint32(min(n, math.MaxUint32))), idx: h.idx, score: h.score}
 }
 
-// compareKeyed is compare over keyed hits.
-func (t *table) compareKeyed(a, b keyed) int {
-	if a.key != b.key {
-		return cmp.Compare(a.key, b.key)
-	}
-	if c := cmp.Compare(t.path(a.idx), t.path(b.idx)); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.idx, b.idx)
-}
-
-// sortAll returns every hit of set best first (compare's order). The
-// keys are sorted by radix, one pass per byte in which they differ (a
-// score and a length vary in a byte or two each), which is stable, so
-// hits of equal key stay in index order; each run of equal keys is then
-// sorted by path bytes. `scout filter` prints every match, and at one
-// rune that is a sort of nearly every path.
+// sortAll returns every hit of set best first (compare's order).
 func sortAll(t *table, set *matchSet) []hit {
 	ks := make([]keyed, 0, set.total)
 	for _, g := range set.segs {
@@ -43,6 +32,21 @@ func sortAll(t *table, set *matchSet) []hit {
 			ks = append(ks, t.keyOf(h))
 		}
 	}
+	ks = sortKeyed(ks, t.path)
+	out := make([]hit, len(ks))
+	for i, k := range ks {
+		out[i] = hit{idx: k.idx, score: k.score}
+	}
+	return out
+}
+
+// sortKeyed sorts ks best first (compare's order), path giving a hit's
+// path. The keys are sorted by radix, one pass per byte in which they
+// differ (a score and a length vary in a byte or two each), which is
+// stable, so hits of equal key stay in index order; each run of equal
+// keys is then sorted by path bytes. `scout filter` prints every match,
+// and at one rune that is a sort of nearly every path.
+func sortKeyed(ks []keyed, path func(int32) string) []keyed {
 	ks = radixSort(ks)
 	for lo := 0; lo < len(ks); {
 		hi := lo + 1
@@ -50,15 +54,13 @@ func sortAll(t *table, set *matchSet) []hit {
 			hi++
 		}
 		if hi-lo > 1 {
-			slices.SortFunc(ks[lo:hi], t.compareKeyed)
+			slices.SortFunc(ks[lo:hi], func(a, b keyed) int {
+				return cmp.Or(cmp.Compare(path(a.idx), path(b.idx)), cmp.Compare(a.idx, b.idx))
+			})
 		}
 		lo = hi
 	}
-	out := make([]hit, len(ks))
-	for i, k := range ks {
-		out[i] = hit{idx: k.idx, score: k.score}
-	}
-	return out
+	return ks
 }
 
 // radixSort sorts ks by key, stably (least significant byte first), in

@@ -104,7 +104,7 @@ func (r *Ranker) scan(ctx context.Context, t *table, q *query, src *matchSet, k 
 	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
 	r.parallel(n, func(w int) {
-		heaps[w].init(t, k)
+		heaps[w].init(t.compare, k)
 		for c := int(next.Add(1) - 1); c < len(t.blocks); c = int(next.Add(1) - 1) {
 			if ctx.Err() != nil {
 				return
@@ -419,7 +419,7 @@ func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
 	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
 	r.parallel(set.total, func(w int) {
-		heaps[w].init(t, k)
+		heaps[w].init(t.compare, k)
 		for c := int(next.Add(1) - 1); c < len(set.segs); c = int(next.Add(1) - 1) {
 			for _, x := range set.segs[c].hits {
 				heaps[w].offer(x)
