@@ -66,17 +66,28 @@ func readCandidates(r io.Reader) ([]string, error) {
 	}
 	oneShotGC(4 * len(data))
 	all := unsafe.String(unsafe.SliceData(data), len(data))
-	out := make([]string, 0, bytes.Count(data, []byte{'\n'})+1)
-	for rest := all; rest != ""; {
-		line, tail, _ := strings.Cut(rest, "\n")
-		if len(line) > maxStdinLine {
+	out := make([]string, bytes.Count(data, []byte{'\n'})+1)
+	n := 0
+	for start := 0; start < len(all); {
+		end := strings.IndexByte(all[start:], '\n')
+		next := start + end + 1
+		if end < 0 {
+			end, next = len(all)-start, len(all)
+		}
+		if end > maxStdinLine {
 			return nil, fmt.Errorf("reading standard input: a line is longer than %d bytes", maxStdinLine)
 		}
+		line := all[start : start+end]
 		// bufio.ScanLines dropped one CR and this function another.
-		if line = strings.TrimSuffix(strings.TrimSuffix(line, "\r"), "\r"); line != "" {
-			out = append(out, line)
+		for k := 0; k < 2 && len(line) > 0 && line[len(line)-1] == '\r'; k++ {
+			line = line[:len(line)-1]
 		}
-		rest = tail
+		if line != "" {
+			out[n] = line
+			n++
+		}
+		start = next
 	}
+	out = out[:n]
 	return out, nil
 }

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 )
 
 // Filter is New(paths).Order(ctx, query, k) for one query: the indices of
@@ -179,19 +179,34 @@ func mayMatchAll(p string, ps []*pattern) bool {
 }
 
 // mayMatch reports whether path p may match the ASCII term q (folded
-// unless sensitive).
+// unless sensitive): q's bytes are a subsequence of p's, each found with
+// IndexByte (a letter in either case when not sensitive, as fzf's
+// asciiFuzzyIndex finds them), or p is not ASCII.
 func mayMatch(p string, q []byte, sensitive bool) bool {
-	j := 0
-	var high byte
-	for i := 0; i < len(p); i++ {
-		b := p[i]
-		high |= b
-		if !sensitive {
-			b = foldOf[b]
+	rest := p
+	for _, c := range q {
+		i := strings.IndexByte(rest, c)
+		if u := upperOf[c]; !sensitive && u != 0 {
+			scope := rest
+			if i >= 0 {
+				scope = rest[:i] // only an earlier capital is better
+			}
+			if k := strings.IndexByte(scope, u); k >= 0 {
+				i = k
+			}
 		}
-		if j < len(q) && b == q[j] {
-			j++
+		if i < 0 {
+			return !isASCII(p)
 		}
+		rest = rest[i+1:]
 	}
-	return j == len(q) || high >= utf8.RuneSelf
+	return true
 }
+
+// upperOf is the upper-case form of each lower-case ASCII letter, else 0.
+var upperOf = func() (u [256]byte) {
+	for c := 'a'; c <= 'z'; c++ {
+		u[c] = byte(c - 'a' + 'A')
+	}
+	return u
+}()

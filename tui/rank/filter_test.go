@@ -2,7 +2,9 @@ package rank
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -25,4 +27,27 @@ func TestFilterIsOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMayMatch holds the prefilter to a plain subsequence test: it keeps
+// every ASCII path whose folded bytes hold the term's in order, drops the
+// others, and keeps every non-ASCII path.
+func TestMayMatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for range 20000 {
+		p := randomString(rng, []rune("aAbBsS/._é"), rng.IntN(16))
+		term := randomString(rng, []rune("abAB/._s"), 1+rng.IntN(4))
+		sensitive := strings.ToLower(term) != term
+		want := !isASCII(p) || subsequence(foldIf(p, !sensitive), []byte(term))
+		if got := mayMatch(p, []byte(term), sensitive); got != want {
+			t.Fatalf("%q in %q (sensitive %v): %v, want %v", term, p, sensitive, got, want)
+		}
+	}
+}
+
+func foldIf(p string, fold bool) []byte {
+	if fold {
+		return []byte(strings.ToLower(p))
+	}
+	return []byte(p)
 }

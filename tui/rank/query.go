@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -166,14 +167,23 @@ func normalizeRune(r rune) rune {
 	return r
 }
 
-// isASCII reports whether s is all ASCII.
+// isASCII reports whether s is all ASCII, eight bytes at a time (the
+// last eight again, overlapping, for the tail).
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
+	b := bytesOf(s)
+	if len(b) < 8 {
+		for _, c := range b {
+			if c >= utf8.RuneSelf {
+				return false
+			}
 		}
+		return true
 	}
-	return true
+	high := binary.LittleEndian.Uint64(b[len(b)-8:])
+	for i := 0; i+8 <= len(b); i += 8 {
+		high |= binary.LittleEndian.Uint64(b[i : i+8])
+	}
+	return high&(0x80*lsbs) == 0
 }
 
 // Locate reports whether term t of one of the exact kinds (not Fuzzy)

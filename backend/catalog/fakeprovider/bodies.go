@@ -2,7 +2,6 @@ package fakeprovider
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,9 +23,26 @@ func Models(ids ...string) []Model {
 
 // Numbered is n models "model-0000", "model-0001", ...
 func Numbered(n int) []Model {
+	// One string holds every id and name (TooMany is built at every scout
+	// start: with a string per name it was most of the start's work).
+	b := make([]byte, 0, 24*n)
+	ends := make([]int, 0, 2*n)
+	for i := range n {
+		b = append(b, "model-"...)
+		for d := 1000; d > 1 && i < d; d /= 10 {
+			b = append(b, '0')
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
+		ends = append(ends, len(b))
+		b = strconv.AppendInt(append(b, "Model "...), int64(i), 10)
+		ends = append(ends, len(b))
+	}
+	all := string(b)
 	out := make([]Model, n)
+	start := 0
 	for i := range out {
-		out[i] = Model{ID: fmt.Sprintf("model-%04d", i), Name: fmt.Sprintf("Model %d", i)}
+		out[i] = Model{ID: all[start:ends[2*i]], Name: all[ends[2*i]:ends[2*i+1]]}
+		start = ends[2*i+1]
 	}
 	return out
 }
