@@ -5,8 +5,8 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
