@@ -1,9 +1,8 @@
 // Command benchtable turns the measurements of bench/compare.sh into the
 // markdown tables of docs/performance.md: the side-by-side runs of
 // bench/sidebyside (-side, its -tsv file) and the output of go test -bench
-// for tui/rank (-rank) and backend/files (-scan). With -doc it replaces
-// the part of that file between the compare.sh markers; otherwise it
-// prints the tables.
+// for tui/rank (-rank). With -doc it replaces the part of that file
+// between the compare.sh markers; otherwise it prints the tables.
 package main
 
 import (
@@ -25,12 +24,11 @@ const (
 func main() {
 	side := flag.String("side", "", "bench/sidebyside -tsv output")
 	rank := flag.String("rank", "", "go test -bench output of ./tui/rank")
-	scan := flag.String("scan", "", "go test -bench output of ./backend/files")
 	header := flag.String("header", "", "a line to put above the tables")
 	doc := flag.String("doc", "", "replace the marked part of this file")
 	flag.Parse()
 	var t tables
-	if err := t.load(*side, *rank, *scan); err != nil {
+	if err := t.load(*side, *rank); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
@@ -61,19 +59,15 @@ type tables struct {
 	bench map[string]map[string]float64 // benchmark name -> unit -> median
 }
 
-func (t *tables) load(side, rank, scan string) error {
+func (t *tables) load(side, rank string) error {
 	t.side, t.bench = map[string][]run{}, map[string]map[string]float64{}
 	if side != "" {
 		if err := t.loadSide(side); err != nil {
 			return err
 		}
 	}
-	for _, f := range []string{rank, scan} {
-		if f != "" {
-			if err := t.loadBench(f); err != nil {
-				return err
-			}
-		}
+	if rank != "" {
+		return t.loadBench(rank)
 	}
 	return nil
 }
@@ -176,113 +170,123 @@ func ratio(a, b float64) string {
 
 func (t *tables) write(w io.Writer) {
 	t.writeWhole(w)
+	t.writeTargets(w)
 	t.writeKeystroke(w)
-	t.writeScratch(w)
-	t.writeEndToEnd(w)
-	t.writeScan(w)
 }
 
-// writeWhole: ranking as whole processes, scout filter --stdin vs fzf.
+// writeWhole: scout filter --stdin against both fzf --filter.
 func (t *tables) writeWhole(w io.Writer) {
 	cs := t.cases("rank/")
 	if len(cs) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "Ranking, whole processes (start, read the list from stdin, rank, sort every match, print), process start included for both:")
+	fmt.Fprintln(w, "Whole processes on the same work: the list on standard input, every match printed (start, read, rank, sort, print), medians of interleaved rounds. `new` is fzf from its module, `old` Debian's; ratios are scout's figure divided by fzf's (below 1: scout is faster or smaller).")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| list | query | `scout filter --stdin` min / median ms | CPU ms | `fzf --filter` min / median ms | CPU ms | scout ÷ fzf: median, CPU |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| list | query | scout median ms (CPU) | RSS MiB | fzf new median ms (CPU) | RSS MiB | fzf old median ms (CPU) | RSS MiB | scout ÷ new: median, CPU | scout ÷ old: median, CPU |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range cs {
 		rs := t.side[c]
-		if len(rs) < 2 {
+		if len(rs) < 3 {
 			continue
 		}
 		_, list, q := split3(c)
-		s, z := rs[0], rs[1]
-		fmt.Fprintf(w, "| %s | `%s` | %s / %s | %s | %s / %s | %s | **%s**, %s |\n", list, q,
-			f2(s.min), f2(s.med), f2(s.cpu), f2(z.min), f2(z.med), f2(z.cpu), ratio(s.med, z.med), ratio(s.cpu, z.cpu))
+		s, n, o := rs[0], rs[1], rs[2]
+		fmt.Fprintf(w, "| %s | `%s` | %s (%s) | %s | %s (%s) | %s | %s (%s) | %s | **%s**, %s | %s, %s |\n", list, q,
+			f2(s.med), f2(s.cpu), f2(s.rss), f2(n.med), f2(n.cpu), f2(n.rss), f2(o.med), f2(o.cpu), f2(o.rss),
+			ratio(s.med, n.med), ratio(s.cpu, n.cpu), ratio(s.med, o.med), ratio(s.cpu, o.cpu))
 	}
-	if st := t.side["start"]; len(st) == 2 {
-		fmt.Fprintf(w, "\nProcess start alone (empty input): scout %s ms median, %s ms CPU; fzf %s ms, %s ms CPU.\n",
-			f2(st[0].med), f2(st[0].cpu), f2(st[1].med), f2(st[1].cpu))
+	if st := t.side["start"]; len(st) == 3 {
+		fmt.Fprintf(w, "\nProcess start alone (empty input), median (CPU) ms: scout %s (%s), fzf new %s (%s), fzf old %s (%s).\n",
+			f2(st[0].med), f2(st[0].cpu), f2(st[1].med), f2(st[1].cpu), f2(st[2].med), f2(st[2].cpu))
 	}
 	fmt.Fprintln(w)
 }
 
-// fzfWork is fzf's median time for a list and query minus its start.
-func (t *tables) fzfWork(list, q string) (float64, bool) {
-	rs, st := t.side["rank/"+list+"/"+q], t.side["start"]
-	if len(rs) < 2 || len(st) < 2 {
-		return 0, false
+// writeTargets sums the whole-process ratios against the newest fzf per
+// list: the median and the largest over the queries, and peak RSS.
+func (t *tables) writeTargets(w io.Writer) {
+	lists := map[string][][2]float64{} // list -> (wall, cpu) ratios
+	rss := map[string][2]float64{}     // list -> largest RSS of scout, fzf new
+	var order []string
+	for _, c := range t.cases("rank/") {
+		rs := t.side[c]
+		if len(rs) < 3 {
+			continue
+		}
+		_, list, _ := split3(c)
+		if _, ok := lists[list]; !ok {
+			order = append(order, list)
+		}
+		lists[list] = append(lists[list], [2]float64{rs[0].med / rs[1].med, rs[0].cpu / rs[1].cpu})
+		r := rss[list]
+		rss[list] = [2]float64{max(r[0], rs[0].rss), max(r[1], rs[1].rss)}
 	}
-	return rs[1].med - st[1].med, true
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Against the newest fzf, per list, over the queries above: the median and the largest ratio, and the largest peak RSS of any query.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| list | median ratio: wall, CPU | largest ratio: wall, CPU | largest RSS scout / fzf MiB |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, l := range order {
+		var wall, cpu []float64
+		for _, r := range lists[l] {
+			wall, cpu = append(wall, r[0]), append(cpu, r[1])
+		}
+		slices.Sort(wall)
+		slices.Sort(cpu)
+		fmt.Fprintf(w, "| %s | **%.2f×**, %.2f× | %.2f×, %.2f× | %s / %s |\n", l, wall[len(wall)/2], cpu[len(cpu)/2],
+			wall[len(wall)-1], cpu[len(cpu)-1], f2(rss[l][0]), f2(rss[l][1]))
+	}
+	fmt.Fprintln(w)
 }
 
 var (
 	benchLists   = []string{"gotree", "gen10k", "gotree100k", "gen100k"}
 	benchQueries = []string{"s", "srv", "server", "internalhttp"}
+	syntaxNames  = []string{"`http server`", "`srv !test`", "`'internal go$`", "`server | client go`"}
+	millionQ     = []string{"s", "srv", "httpsrv", "ssagen", "internalhttp"}
 )
 
 func qname(q string) string { return fmt.Sprintf("q%02d", len(q)) }
 
-// writeKeystroke: per keystroke in process against fzf's work.
-func (t *tables) writeKeystroke(w io.Writer) {
-	fmt.Fprintln(w, "Ranking per keystroke, in process (process start excluded for both): the query typed one rune at a time on a cold cache, the picker's 50 best. `p50` is the median keystroke, `first` the first (which sees every path; the median over sessions), `CPU` the mean CPU time of a keystroke (all threads). `no cache` types the same keys with the cache emptied before each (what narrowing saves), `fzf work` is `fzf --filter` from scratch minus fzf's own start (the table above), plain `sahilm/fuzzy.Find` is run on every keystroke.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| list | query | scout p50 / first ms | scout CPU ms | no cache p50 ms | sahilm p50 ms | fzf work ms | scout p50 ÷ fzf work | scout p50 ÷ sahilm |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
-	for _, l := range benchLists {
-		for _, q := range benchQueries {
-			base := "BenchmarkRank/" + l + "/" + qname(q)
-			p50, ok := t.get(base+"/scout-typed", "p50-ms/key")
-			if !ok {
-				continue
-			}
-			first, _ := t.get(base+"/scout-typed", "max-ms/key")
-			cpu, _ := t.get(base+"/scout-typed", "cpu-ms/key")
-			sp50, sok := t.get(base+"/sahilm-typed", "p50-ms/key")
-			fw, fok := t.fzfWork(l, q)
-			row := []string{l, "`" + q + "`", f2(p50) + " / " + f2(first), f2(cpu), "–", "–", "–", "–", "–"}
-			if v, ok := t.get(base+"/scout-retyped", "p50-ms/key"); ok {
-				row[4] = f2(v)
-			}
-			if sok {
-				row[5], row[8] = f2(sp50), ratio(p50, sp50)
-			}
-			if fok {
-				row[6], row[7] = f2(fw), "**"+ratio(p50, fw)+"**"
-			}
-			fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
-		}
+// typed formats a typing benchmark's keystrokes: p50 / slowest, CPU.
+func (t *tables) typed(bench string) (string, bool) {
+	p50, ok := t.get(bench, "p50-ms/key")
+	if !ok {
+		return "", false
 	}
-	fmt.Fprintln(w)
+	slow, _ := t.get(bench, "max-ms/key")
+	cpu, _ := t.get(bench, "cpu-ms/key")
+	return f2(p50) + " / " + f2(slow) + " | " + f2(cpu), true
 }
 
-// writeScratch: one query from scratch in process.
-func (t *tables) writeScratch(w io.Writer) {
-	fmt.Fprintln(w, "One query from scratch, in process (cold cache): the picker's best 50, and the complete order `scout filter` prints (`Order(q, 0)`, no highlight positions), next to plain `sahilm/fuzzy.Find` (which also sorts every match). Preparing the list (`rank.New`, once per snapshot) is given per list.")
+// writeKeystroke: the picker's keystrokes in process.
+func (t *tables) writeKeystroke(w io.Writer) {
+	fmt.Fprintln(w, "The picker, in process (no fzf counterpart): each query typed one rune at a time on a cold cache, the best 50 a keystroke. `p50` is the median keystroke, `slowest` the median over sessions of a session's slowest, `CPU` the mean CPU time of a keystroke (all threads, GC included); wall times under load are inflated, CPU less so.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| list | query | scout top 50 ms | scout all ms | sahilm ms | fzf work ms | scout all ÷ fzf work | scout all ÷ sahilm |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| list | query | p50 / slowest ms | CPU ms |")
+	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, l := range benchLists {
 		for _, q := range benchQueries {
-			base := "BenchmarkRank/" + l + "/" + qname(q)
-			top, ok := t.get(base+"/scout-top50", "ns/op")
-			if !ok {
-				continue
+			if v, ok := t.typed("BenchmarkRank/" + l + "/" + qname(q) + "/scout-typed"); ok {
+				fmt.Fprintf(w, "| %s | `%s` | %s |\n", l, q, v)
 			}
-			all, _ := t.get(base+"/scout-order", "ns/op")
-			sh, sok := t.get(base+"/sahilm", "ns/op")
-			fw, fok := t.fzfWork(l, q)
-			row := []string{l, "`" + q + "`", f2(top / 1e6), f2(all / 1e6), "–", "–", "–", "–"}
-			if sok {
-				row[4], row[7] = f2(sh/1e6), ratio(all, sh)
-			}
-			if fok {
-				row[5], row[6] = f2(fw), ratio(all/1e6, fw)
-			}
-			fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
 		}
+		for i, q := range syntaxNames {
+			if v, ok := t.typed(fmt.Sprintf("BenchmarkRankSyntax/%s/s%d", l, i)); ok {
+				fmt.Fprintf(w, "| %s | %s | %s |\n", l, q, v)
+			}
+		}
+	}
+	for _, q := range millionQ {
+		if v, ok := t.typed("BenchmarkRank1M/" + qname(q)); ok {
+			fmt.Fprintf(w, "| gotree1m | `%s` | %s |\n", q, v)
+		}
+	}
+	if v, ok := t.get("BenchmarkAdd/10k-into-1M", "ns/op"); ok {
+		r, _ := t.get("BenchmarkAdd/10k-into-1M-then-rank", "ns/op")
+		fmt.Fprintf(w, "\n`Add` of 10,000 paths to a Ranker of a million: %s ms; with the next keystroke's ranking (its cached result extended): %s ms.\n", f2(v/1e6), f2(r/1e6))
 	}
 	var news []string
 	for _, l := range benchLists {
@@ -291,58 +295,7 @@ func (t *tables) writeScratch(w io.Writer) {
 		}
 	}
 	if len(news) > 0 {
-		fmt.Fprintf(w, "\n`rank.New`: %s.\n", strings.Join(news, ", "))
-	}
-	fmt.Fprintln(w)
-}
-
-// writeEndToEnd: scout filter on a tree against fd | fzf.
-func (t *tables) writeEndToEnd(w io.Writer) {
-	cs := t.cases("e2e/")
-	if len(cs) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "Scan and rank end to end, whole processes: `scout filter Q` (start, spawn and initialize `scout backend`, project.files, rank, print) against `fdfind --type f . | fzf --filter Q` (two processes joined by a pipe, started without a shell), in the tree:")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| tree | query | `scout filter` min / median ms | CPU ms | `fd \\| fzf` min / median ms | CPU ms | scout ÷ fd\\|fzf: median, CPU |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	for _, c := range cs {
-		rs := t.side[c]
-		if len(rs) < 2 {
-			continue
-		}
-		_, tree, q := split3(c)
-		s, z := rs[0], rs[1]
-		fmt.Fprintf(w, "| %s | `%s` | %s / %s | %s | %s / %s | %s | **%s**, %s |\n", tree, q,
-			f2(s.min), f2(s.med), f2(s.cpu), f2(z.min), f2(z.med), f2(z.cpu), ratio(s.med, z.med), ratio(s.cpu, z.cpu))
-	}
-	fmt.Fprintln(w)
-}
-
-// writeScan: project.files against fd listing the tree.
-func (t *tables) writeScan(w io.Writer) {
-	cs := t.cases("scan/")
-	if len(cs) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "project.files against fd, whole processes: `scanbench DIR` (one scan with the full default policy, the report encoded to stdout) against `fdfind -H -I . DIR` (everything, no ignore rules) and `fdfind . DIR` (ignore rules, no hidden files), each listing the whole tree. `warm` is the same scan in a running backend (`BenchmarkScan*`, report built, not encoded).")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| tree | scan min / median ms | CPU ms | warm ms | `fd -H -I` min / median ms | CPU ms | `fd` min / median ms | CPU ms | scan ÷ fd -H -I: median, CPU | scan ÷ fd: median | warm ÷ fd -H -I |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
-	warm := map[string]string{"scan/goroot": "BenchmarkScanGoroot", "scan/tree100k": "BenchmarkScanGenerated"}
-	for _, c := range cs {
-		rs := t.side[c]
-		if len(rs) < 3 {
-			continue
-		}
-		s, a, b := rs[0], rs[1], rs[2]
-		wm, wr := "–", "–"
-		if v, ok := t.get(warm[c], "ns/op"); ok {
-			wm, wr = f2(v/1e6), ratio(v/1e6, a.med)
-		}
-		fmt.Fprintf(w, "| %s | %s / %s | %s | %s | %s / %s | %s | %s / %s | %s | **%s**, %s | %s | %s |\n", strings.TrimPrefix(c, "scan/"),
-			f2(s.min), f2(s.med), f2(s.cpu), wm, f2(a.min), f2(a.med), f2(a.cpu), f2(b.min), f2(b.med), f2(b.cpu),
-			ratio(s.med, a.med), ratio(s.cpu, a.cpu), ratio(s.med, b.med), wr)
+		fmt.Fprintf(w, "\n`rank.New` (once per snapshot): %s.\n", strings.Join(news, ", "))
 	}
 	fmt.Fprintln(w)
 }

@@ -32,9 +32,16 @@ func (r *row) best() (at int, st uint8, best int32) {
 	return at, st, best
 }
 
+// scoredRow is a row with its best score.
+type scoredRow struct {
+	row
+	top int32
+}
+
 // scratch is one worker's reusable memory for alignments, so that scoring a
 // candidate allocates nothing once the buffers have grown to fit.
 type scratch struct {
+	first  scoredRow // a first row rebuilt (Ranker.last)
 	lists  [][]int32 // per query rune: every position holding it
 	rows   []row     // per query rune: its row, within its feasible span
 	v0, v1 []int32   // the rows' scores, concatenated

@@ -300,3 +300,20 @@ func TestSyntaxBenchQueriesMatch(t *testing.T) {
 		}
 	}
 }
+
+// millionQueries are typed at a million paths: 1, 3, 7 and 12 runes, and
+// ssagen.
+var millionQueries = []string{"s", "srv", "httpsrv", "ssagen", "internalhttp"}
+
+// BenchmarkRank1M types each of millionQueries one rune at a time on a
+// cold cache over goTree1M, the picker's best 50 a keystroke: p50-ms/key,
+// max-ms/key (the median session's slowest keystroke) and cpu-ms/key as
+// in BenchmarkRank.
+func BenchmarkRank1M(b *testing.B) {
+	r := New(goTree1M(b))
+	for _, q := range millionQueries {
+		b.Run(fmt.Sprintf("q%02d", len(q)), func(b *testing.B) {
+			benchTyped(b, len(q), func(i int) { rankCold(b, r, q[:i+1], benchK, i == 0) })
+		})
+	}
+}

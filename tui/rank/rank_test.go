@@ -310,7 +310,7 @@ func TestRankConcurrent(t *testing.T) {
 // setOf returns a match set of n hits with rows cells rows each.
 func setOf(query string, n, rows int) *matchSet {
 	q := compileQuery(query)
-	g := newSegment(n, q)
+	g := newSegment(n, n*rows, q)
 	for i := range n {
 		g.hits = append(g.hits, hit{idx: int32(i), row: int32(len(g.pos)), n: int32(rows)})
 		g.pos = append(g.pos, make([]int32, rows)...)

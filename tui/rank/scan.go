@@ -196,7 +196,11 @@ func (r *Ranker) scanBlock(s *scratch, t *table, q *query, src *matchSet, pl *pl
 	if from != nil {
 		n += len(from.hits)
 	}
-	g := newSegment(n, q)
+	cells := rowSlack * n
+	if from != nil && from.pos != nil {
+		cells = len(from.pos) + n + 64 // the next rune's occurrences, about as many
+	}
+	g := newSegment(n, cells, q)
 	if from != nil {
 		r.narrow(s, x, base, pl, from, &g, h)
 	}
@@ -261,15 +265,21 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 		j, pp := k, (*row)(nil)
 		if from != nil {
 			j = int(from.hits[k].idx) - base
-			if !from.rowOf(from.hits[k], &prev) {
-				r.try(s, x, base, pl, j, 0, 0, nil, g, h)
-				continue
-			}
-			pp = &prev
 		}
 		e := &x.ents[j]
 		if e.mask&p.mask != p.mask {
 			continue
+		}
+		if from != nil {
+			switch {
+			case from.rowOf(from.hits[k], &prev):
+				pp = &prev
+			case pl.m == 1 && e.ascii:
+				pp = &x.firstRow(s, p, j).row // not kept: rebuilt as cheaply as read
+			default:
+				r.try(s, x, base, pl, j, 0, 0, nil, g, h)
+				continue
+			}
 		}
 		if !e.ascii {
 			r.try(s, x, base, pl, j, 0, 0, pp, g, h)
@@ -279,26 +289,43 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 		if p.sensitive {
 			t = bytesOf(x.paths[j])
 		}
-		start := 0
-		if pp != nil {
-			start = int(pp.pos[0]) + 1
+		cls := x.cls[e.start : e.start+e.n]
+		if pp == nil { // a query of one rune: its row is not kept
+			r := x.firstRow(s, p, j)
+			if len(r.pos) > 0 {
+				g.add(hit{idx: int32(base + j), score: r.top - (e.bytes - unmatched), n: -1}, 0, 0, h)
+			}
+			continue
 		}
 		a := len(g.pos)
-		g.pos = appendPositions(g.pos, t, last, start)
+		g.pos = appendPositions(g.pos, t, last, int(pp.pos[0])+1)
 		n := len(g.pos) - a
 		if n == 0 {
 			continue
 		}
 		g.v0, g.v1 = extend32(g.v0, a+n), extend32(g.v1, a+n)
-		cls := x.cls[e.start : e.start+e.n]
-		var best int32
-		if pp == nil {
-			best = firstRowBest(g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls, &inBaseBonus)
-		} else {
-			best = nextRowBest(pp, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
-		}
+		best := nextRowBest(pp, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
 		g.add(hit{idx: int32(base + j), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}, 0, 0, h)
 	}
+}
+
+// firstRow builds in s the first row of ASCII term p in ASCII path j,
+// and returns it with its best score (no cells: no occurrence).
+func (x *index) firstRow(s *scratch, p *pattern, j int) *scoredRow {
+	e := &x.ents[j]
+	t := x.fold[e.start : e.start+e.n]
+	if p.sensitive {
+		t = bytesOf(x.paths[j])
+	}
+	r := &s.first
+	r.pos = appendPositions(r.pos[:0], t, p.bytes[0], 0)
+	r.v0, r.v1 = grow(r.v0, len(r.pos)), grow(r.v1, len(r.pos))
+	bonus := &inBaseBonus
+	if p.once {
+		bonus = &noBaseBonus
+	}
+	r.top = firstRowBest(r.pos, r.v0, r.v1, x.cls[e.start:e.start+e.n], bonus)
+	return r
 }
 
 // add appends y, with its rest and gain when g keeps them, and offers it
@@ -311,12 +338,14 @@ func (g *segment) add(y hit, rest, gain int32, h *topK) {
 	h.offer(y)
 }
 
-// newSegment returns a segment sized for n candidates of q, from recycled
-// buffers when there are.
-func newSegment(n int, q *query) segment {
+// newSegment returns a segment sized for n candidates of q and a row of
+// cells cells, from recycled buffers when there are. A query of one ASCII
+// rune keeps no rows: the row of one rune is rebuilt as cheaply as it
+// is read (Ranker.last).
+func newSegment(n, cells int, q *query) segment {
 	g := segment{hits: getHits(n)}
-	if q.tail != nil {
-		g.pos, g.v0, g.v1 = getInts(rowSlack*n), getInts(rowSlack*n), getInts(rowSlack*n)
+	if p := q.tail; p != nil && (len(q.sets) > 1 || len(p.runes) > 1 || p.bytes == nil) {
+		g.pos, g.v0, g.v1 = getInts(cells), getInts(cells), getInts(cells)
 	}
 	if q.multi() {
 		g.rest, g.gain = getInts(n), getInts(n)
