@@ -119,6 +119,9 @@ func (m *Model) Keys() help.KeyMap {
 	for _, b := range []*key.Binding{&k.Expand, &k.Collapse, &k.Top, &k.Bottom} {
 		b.SetEnabled(tree)
 	}
+	for _, b := range []*key.Binding{&k.PreviewUp, &k.PreviewDown, &k.PreviewPageUp, &k.PreviewPageDown} {
+		b.SetEnabled(m.previewShown())
+	}
 	return k
 }
 
@@ -142,9 +145,11 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.isDark = msg.IsDark()
 		m.restyle()
+		return m, m.colourPreview()
 	case tea.ColorProfileMsg:
 		m.noColor = msg.Profile <= colorprofile.ASCII
 		m.restyle()
+		return m, m.colourPreview()
 	case spinner.TickMsg:
 		if m.scan.running {
 			var cmd tea.Cmd
@@ -162,7 +167,9 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case previewTickMsg:
 		return m, m.handlePreviewTick(msg)
 	case previewMsg:
-		m.handlePreview(msg)
+		return m, m.handlePreview(msg)
+	case colourMsg:
+		m.handleColour(msg)
 	case lazyMsg:
 		return m, m.handleLazy(msg)
 	case bridge.InvalidatedMsg:
@@ -199,11 +206,12 @@ func (m *Model) reset() tea.Cmd {
 
 // cancelWork abandons the scan, ranking and preview in flight.
 func (m *Model) cancelWork() {
-	for _, c := range []context.CancelFunc{m.scan.cancel, m.rank.cancel, m.preview.cancel} {
+	for _, c := range []context.CancelFunc{m.scan.cancel, m.rank.cancel} {
 		if c != nil {
 			c()
 		}
 	}
+	m.preview.stop()
 	m.scan.running = false
 }
 
@@ -232,6 +240,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.MarkUp):
 		m.toggleMark()
 		return m.move(-1)
+	case key.Matches(msg, k.PreviewUp, k.PreviewDown, k.PreviewPageUp, k.PreviewPageDown):
+		m.scrollPreview(previewStep(k, msg, m.previewBody()))
+		return nil
 	case key.Matches(msg, k.Preview):
 		// From now on as asked, whatever the width.
 		if m.previewShown() {

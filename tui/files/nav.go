@@ -48,9 +48,9 @@ func (m *Model) Focused() string {
 }
 
 // Settled reports whether nothing is in flight: no scan, the ranking of
-// the current query shown, the preview (if shown) loaded.
+// the current query shown, the preview (if shown) loaded and coloured.
 func (m *Model) Settled() bool {
-	return !m.scan.running && !m.settling() && !m.preview.loading
+	return !m.scan.running && !m.settling() && !m.preview.loading && !m.preview.colour.pending
 }
 
 // Rows returns the paths of every row of the list shown, top to bottom
@@ -147,9 +147,7 @@ func (m *Model) schedulePreview() tea.Cmd {
 	if !m.previewShown() || p == m.preview.path {
 		return nil
 	}
-	if m.preview.cancel != nil {
-		m.preview.cancel()
-	}
+	m.preview.stop()
 	m.preview = preview{path: p, rev: m.preview.rev + 1, title: p}
 	switch {
 	case !ok:
@@ -194,15 +192,16 @@ func (m *Model) handlePreviewTick(msg previewTickMsg) tea.Cmd {
 	return previewCmd(ctx, m.walker(m.preview.path), m.epoch, msg.rev, m.preview.path)
 }
 
-func (m *Model) handlePreview(msg previewMsg) {
+func (m *Model) handlePreview(msg previewMsg) tea.Cmd {
 	if msg.epoch != m.epoch {
-		return // listings of an older generation
+		return nil // listings of an older generation
 	}
 	m.remember(msg.fetched)
 	if msg.rev != m.preview.rev || errors.Is(msg.err, context.Canceled) {
-		return
+		return nil
 	}
 	m.preview.fill(msg)
+	return m.colourPreview()
 }
 
 // remember caches listings fetched for the current epoch.

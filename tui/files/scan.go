@@ -199,9 +199,7 @@ func compareComponents(a, b string) int {
 // dropListings forgets every listing, id and preview of an older
 // generation.
 func (m *Model) dropListings() {
-	if m.preview.cancel != nil {
-		m.preview.cancel()
-	}
+	m.preview.stop()
 	m.epoch++
 	m.folders, m.lazy, m.extra = map[string]*folder{}, map[string]bool{}, nil
 	m.preview = preview{}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -282,41 +281,3 @@ func cutLeft(p string, w int) int {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
-// previewLines renders the preview pane: a title and the content, h lines
-// of at most w cells.
-func (m *Model) previewLines(w, h int) []string {
-	p := m.preview
-	lines := make([]string, 0, h)
-	add := func(s string) {
-		if len(lines) < h {
-			lines = append(lines, " "+ansi.Truncate(s, w-1, "…"))
-		}
-	}
-	if p.title != "" {
-		add(m.styles.PreviewTitle.Render(p.title))
-	}
-	switch {
-	case p.loading:
-		add(m.styles.PreviewNote.Render("loading…"))
-	case p.note != "" && len(p.lines) == 0:
-		// The note is all there is (a reason, a failure): wrapped whole.
-		for _, l := range display.Wrap(p.note, w-1) {
-			add(m.styles.PreviewNote.Render(l))
-		}
-	}
-	body := h - len(lines)
-	if p.note != "" && len(p.lines) > 0 {
-		body-- // keep the last line for the note
-	}
-	for _, l := range p.lines[:min(len(p.lines), max(body, 0))] {
-		add(m.styles.PreviewBody.Render(l))
-	}
-	if p.note != "" && len(p.lines) > 0 {
-		add(m.styles.PreviewNote.Render(p.note))
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return lines
-}
