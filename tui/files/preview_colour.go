@@ -16,7 +16,7 @@ import (
 
 // colouring is the highlighting of the preview's lines.
 type colouring struct {
-	lines  []string // the pane's lines highlighted (nil: drawn plain)
+	lines   []string // the pane's lines highlighted (nil: drawn plain)
 	dark    bool     // the background they were highlighted for
 	pending bool     // a highlighting is on its way
 	cancel  context.CancelFunc
