@@ -379,7 +379,11 @@ func (m Model) tabBar() string {
 func (m Model) statusLine() string {
 	// The error comes first after the state: on a narrow terminal it is
 	// what must not be cut off.
-	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
+	var parts []string
+	started := m.child != 0 || m.state != StateReady // a lazy backend (bridge.Lazy) runs no child yet
+	if started {
+		parts = append(parts, m.styles.State[m.state].Render("● "+string(m.state)))
+	}
 	if m.lastErr != "" {
 		parts = append(parts, m.styles.Error.Render(m.lastErr))
 		if m.state == StateDown && ansi.StringWidth("● down · "+m.lastErr) > m.width {
@@ -390,7 +394,7 @@ func (m Model) statusLine() string {
 	if m.note != "" {
 		parts = append(parts, m.styles.Error.Render(m.note))
 	}
-	if m.state != StateDown {
+	if m.state != StateDown && started {
 		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))
 	}
 	if m.trust == wire.TrustUntrusted && m.state != StateDown {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,28 +14,29 @@ import (
 	"github.com/scoutdev/scout/tui/files"
 )
 
-// maxStdinLine bounds one candidate line read with --stdin.
-const maxStdinLine = 1 << 20
-
 func newFilterCmd() *cobra.Command {
 	var limit int
-	var stdin bool
+	var stdin, read0, print0 bool
 	cmd := &cobra.Command{
 		Use:   "filter QUERY",
 		Short: "Rank the project's files for QUERY and print them best first (no interface)",
 		Long: "Rank the project's files (a snapshot from the backend) for QUERY and print the\n" +
 			"matches best first, one per line, exactly as the picker lists them. With --stdin,\n" +
-			"rank the non-empty lines of standard input instead (like fzf --filter).\n" +
+			"rank the non-empty lines of standard input instead (like fzf --filter;\n" +
+			"--read0: NUL-separated). --print0 ends each printed match with NUL.\n" +
 			"Exit status 0 when something matched, 1 when nothing did.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 0 {
 				return errors.New("--limit must be 0 (no limit) or more")
 			}
+			if read0 && !stdin {
+				return errors.New("--read0 reads standard input: it needs --stdin")
+			}
 			var cands []string
 			var err error
 			if stdin {
-				cands, err = readCandidates(cmd.InOrStdin())
+				cands, err = files.ReadLines(cmd.InOrStdin(), separator(read0)).All()
 			} else {
 				var closed func()
 				cands, closed, err = snapshotCandidates()
@@ -47,11 +47,13 @@ func newFilterCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printFiltered(cmd.OutOrStdout(), cands, args[0], limit)
+			return printFiltered(cmd.OutOrStdout(), cands, args[0], limit, separator(print0))
 		},
 	}
 	cmd.Flags().IntVarP(&limit, "limit", "n", 0, "print at most N matches (0: all)")
 	cmd.Flags().BoolVar(&stdin, "stdin", false, "rank the lines of standard input instead of the project's files")
+	cmd.Flags().BoolVar(&read0, "read0", false, "with --stdin: the lines are separated by NUL, not newline")
+	cmd.Flags().BoolVar(&print0, "print0", false, "end each match with NUL instead of a newline")
 	return cmd
 }
 
@@ -78,31 +80,15 @@ func snapshotCandidates() (cands []string, closed func(), err error) {
 	return files.Candidates(res.Entries), closed, nil
 }
 
-// readCandidates reads newline-separated candidates (trailing CRs, up to
-// two, are dropped; empty lines are skipped; a line over maxStdinLine
-// bytes is an error). The input is read whole and the lines share its one string.
-func readCandidates(r io.Reader) ([]string, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("reading standard input: %w", err)
+// separator is the byte that ends a line: NUL with --read0/--print0.
+func separator(nul bool) byte {
+	if nul {
+		return 0
 	}
-	all := string(data)
-	out := make([]string, 0, strings.Count(all, "\n")+1)
-	for rest := all; rest != ""; {
-		line, tail, _ := strings.Cut(rest, "\n")
-		if len(line) > maxStdinLine {
-			return nil, fmt.Errorf("reading standard input: a line is longer than %d bytes", maxStdinLine)
-		}
-		// bufio.ScanLines dropped one CR and this function another.
-		if line = strings.TrimSuffix(strings.TrimSuffix(line, "\r"), "\r"); line != "" {
-			out = append(out, line)
-		}
-		rest = tail
-	}
-	return out, nil
+	return '\n'
 }
 
-func printFiltered(w io.Writer, cands []string, query string, limit int) error {
+func printFiltered(w io.Writer, cands []string, query string, limit int, sep byte) error {
 	out, err := files.Filter(context.Background(), cands, query, limit)
 	if err != nil {
 		return err
@@ -110,7 +96,7 @@ func printFiltered(w io.Writer, cands []string, query string, limit int) error {
 	bw := bufio.NewWriter(w)
 	for _, p := range out {
 		bw.WriteString(p)
-		bw.WriteByte('\n')
+		bw.WriteByte(sep)
 	}
 	if err := bw.Flush(); err != nil {
 		return err

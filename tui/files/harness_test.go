@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
 	"github.com/scoutdev/scout/tui/files"
 )
@@ -69,9 +70,16 @@ type probe struct{}
 
 func start(t *testing.T, fake *bridgetest.Fake, opts files.Options, w, h int) *harness {
 	t.Helper()
-	opts.Backend = fake
+	return startWith(t, fake, fake, opts, w, h)
+}
+
+// startWith is start with b as the backend of the root and the page (fake,
+// closed at the end, may be what b starts).
+func startWith(t *testing.T, b bridge.Backend, fake *bridgetest.Fake, opts files.Options, w, h int) *harness {
+	t.Helper()
+	opts.Backend = b
 	hs := &harness{t: t, fake: fake, page: files.New(opts)}
-	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{
+	m := tui.New(tui.Options{Backend: b, Pages: []tui.Page{
 		hs.page,
 		tui.NewPlaceholder("Sessions", "sessions page"),
 		tui.NewPlaceholder("Providers", "providers page"),

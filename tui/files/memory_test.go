@@ -37,7 +37,7 @@ func TestSnapshotHeapPerEntry(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"candidates, ranker index, tree entries", func() { snap = newSnapshot(res) }},
+		{"candidates, ranker index, tree entries", func() { snap = newSnapshot(res, false) }},
 		{"tree", func() {
 			if tr, err = tree.New(snap.tree); err != nil {
 				t.Fatal(err)

@@ -34,6 +34,14 @@ type Options struct {
 	Query string
 	// Multi lets Tab mark several files.
 	Multi bool
+	// Lines, when set, are the candidates instead of the project's files
+	// (the picker over standard input): no scan, no tree; Backend is then
+	// normally a bridge.Lazy, started for the first preview of a line
+	// that names a file of the project.
+	Lines *Lines
+	// Dirs makes the project's folders the candidates instead of its
+	// files (Alt-C), and the tree shows folders only.
+	Dirs bool
 }
 
 // Model is the Files page.
@@ -45,6 +53,8 @@ type Model struct {
 	input   textinput.Model
 	spin    spinner.Model
 	multi   bool
+	dirs    bool        // folders are the candidates
+	stdin   *stdinState // the candidates are lines of input
 
 	isDark, noColor bool
 	width, height   int
@@ -89,6 +99,7 @@ func New(opts Options) *Model {
 		input:   in,
 		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		multi:   opts.Multi,
+		dirs:    opts.Dirs,
 		isDark:  true,
 		gen:     opts.Backend.Init().Workspace.Generation,
 		canList: bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
@@ -96,6 +107,9 @@ func New(opts Options) *Model {
 		lazy:    map[string]bool{},
 		marked:  map[string]bool{},
 		rank:    rankState{k: rankWindow},
+	}
+	if opts.Lines != nil {
+		m.stdin = &stdinState{src: opts.Lines}
 	}
 	m.restyle()
 	return m
@@ -109,7 +123,12 @@ func (m *Model) restyle() {
 }
 
 // Title implements tui.Page.
-func (m *Model) Title() string { return "Files" }
+func (m *Model) Title() string {
+	if m.stdin != nil {
+		return "Lines"
+	}
+	return "Files"
+}
 
 // Keys implements tui.Page. The tree's keys are left out while a query
 // is ranked: there →, ←, Home and End move in the query line.
@@ -122,11 +141,17 @@ func (m *Model) Keys() help.KeyMap {
 	for _, b := range []*key.Binding{&k.PreviewUp, &k.PreviewDown, &k.PreviewPageUp, &k.PreviewPageDown} {
 		b.SetEnabled(m.previewShown())
 	}
+	k.Rescan.SetEnabled(m.stdin == nil) // input is read once
 	return k
 }
 
-// Init implements tui.Page: the first scan.
-func (m *Model) Init() tea.Cmd { return m.startScan() }
+// Init implements tui.Page: the first scan, or the first lines of input.
+func (m *Model) Init() tea.Cmd {
+	if m.stdin != nil {
+		return tea.Batch(m.listenLines(), m.spin.Tick)
+	}
+	return m.startScan()
+}
 
 // Query returns the query line's text.
 func (m *Model) Query() string { return m.input.Value() }
@@ -151,7 +176,7 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		m.restyle()
 		return m, m.colourPreview()
 	case spinner.TickMsg:
-		if m.scan.running {
+		if m.scan.running || m.reading() {
 			var cmd tea.Cmd
 			m.spin, cmd = m.spin.Update(msg)
 			return m, cmd
@@ -164,6 +189,12 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		}
 	case rankMsg:
 		return m, m.handleRank(msg)
+	case linesMsg:
+		return m, m.handleLines(msg)
+	case builtMsg:
+		return m, m.handleBuilt(msg)
+	case buildTickMsg:
+		return m, m.handleBuildTick()
 	case previewTickMsg:
 		return m, m.handlePreviewTick(msg)
 	case previewMsg:
@@ -192,6 +223,12 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 // reset clears every snapshot, listing, id, mark and preview and rescans;
 // the query stays.
 func (m *Model) reset() tea.Cmd {
+	if m.stdin != nil {
+		// The lines stay: only what came from the backend goes.
+		m.stdin.starting = false
+		m.dropListings()
+		return m.moved()
+	}
 	m.cancelWork()
 	m.epoch++
 	m.snap, m.tree = nil, nil
@@ -274,6 +311,9 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 // rescan is Ctrl-R: a fresh snapshot and fresh listings, keeping the
 // rows shown until the snapshot arrives.
 func (m *Model) rescan() tea.Cmd {
+	if m.stdin != nil {
+		return nil // input is read once
+	}
 	if m.down {
 		return tui.ReportError(&bridgeDown{})
 	}
@@ -307,10 +347,11 @@ func (m *Model) accept() tea.Cmd {
 // yet while a scan runs, or the query's ranking not in yet.
 func (m *Model) settling() bool {
 	if m.snap == nil {
-		return m.scan.running
+		return m.scan.running || m.reading()
 	}
 	q := m.input.Value()
-	return q != "" && (m.rank.res == nil || m.rank.res.query != q || m.rank.res.snap != m.snap)
+	ranks := q != "" || m.stdin != nil // input is ranked under every query
+	return ranks && (m.rank.res == nil || m.rank.res.query != q || m.rank.res.snap != m.snap)
 }
 
 // settled resolves a pending accept once the rows are final.

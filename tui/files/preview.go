@@ -39,7 +39,8 @@ const (
 
 // preview is the preview pane's state.
 type preview struct {
-	path    string // the path shown (or being fetched)
+	path    string // the row shown (or being fetched)
+	target  string // the project path it names (the row's own but for input lines)
 	rev     int    // the focus revision the pane belongs to
 	cancel  context.CancelFunc
 	loading bool

@@ -34,7 +34,7 @@ type colourMsg struct {
 // and it is not highlighted for the current background yet.
 func (m *Model) colourPreview() tea.Cmd {
 	p := &m.preview
-	if m.noColor || !p.file || len(p.lines) == 0 || !highlight.Supported(p.path) {
+	if m.noColor || !p.file || len(p.lines) == 0 || !highlight.Supported(p.target) {
 		p.colour = colouring{}
 		return nil
 	}
@@ -46,7 +46,7 @@ func (m *Model) colourPreview() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.colour.cancel, p.colour.pending = cancel, true
-	rev, dark, name, lines := p.rev, m.isDark, p.path, p.lines
+	rev, dark, name, lines := p.rev, m.isDark, p.target, p.lines
 	return func() tea.Msg {
 		defer cancel()
 		out, err := highlight.Lines(ctx, name, lines, dark)

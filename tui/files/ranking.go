@@ -44,7 +44,7 @@ type rankMsg struct {
 // fresh window, or the tree when the query is empty.
 func (m *Model) queryChanged() tea.Cmd {
 	m.rank.k = rankWindow
-	if m.input.Value() == "" {
+	if m.input.Value() == "" && m.stdin == nil {
 		if m.rank.cancel != nil {
 			m.rank.cancel()
 		}
@@ -63,7 +63,7 @@ func (m *Model) startRank() tea.Cmd {
 		m.rank.cancel()
 	}
 	q := m.input.Value()
-	if q == "" || m.snap == nil {
+	if q == "" && m.stdin == nil || m.snap == nil {
 		return nil
 	}
 	m.rank.rev++

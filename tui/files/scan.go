@@ -63,14 +63,14 @@ func (m *Model) startScan() tea.Cmd {
 func (m *Model) runScan() tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), scanTimeout)
 	m.scan.running, m.scan.cancel = true, cancel
-	b, seq, epoch := m.backend, m.scan.seq, m.epoch
+	b, seq, epoch, dirs := m.backend, m.scan.seq, m.epoch, m.dirs
 	return func() tea.Msg {
 		defer cancel()
 		res, err := b.ProjectFiles(ctx)
 		if err != nil {
 			return scanMsg{seq: seq, epoch: epoch, err: err}
 		}
-		return scanMsg{seq: seq, epoch: epoch, snap: newSnapshot(res)}
+		return scanMsg{seq: seq, epoch: epoch, snap: newSnapshot(res, dirs)}
 	}
 }
 

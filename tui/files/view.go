@@ -88,7 +88,7 @@ func (m *Model) notice() string {
 func (m *Model) queryLine() string {
 	in := m.input.View()
 	counts := m.styles.Count.Render(m.counts())
-	if m.scan.running {
+	if m.scan.running || m.reading() {
 		counts = m.spin.View() + " " + counts
 	}
 	gap := m.width - ansi.StringWidth(in) - ansi.StringWidth(counts)
@@ -100,6 +100,9 @@ func (m *Model) queryLine() string {
 
 // counts is the query line's right side: matches of files, or files.
 func (m *Model) counts() string {
+	if m.stdin != nil {
+		return m.stdinCounts()
+	}
 	switch {
 	case m.snap == nil && m.scan.running:
 		return "scanning"
@@ -108,17 +111,20 @@ func (m *Model) counts() string {
 	case !m.treeMode():
 		return fmt.Sprintf("%d/%d", m.rank.res.res.Total, m.snap.files)
 	}
-	return fmt.Sprintf("%d files", m.snap.files)
+	return fmt.Sprintf("%d %s", m.snap.files, m.noun())
 }
 
 // Status implements tui.Page: counts and marks for the status line.
 func (m *Model) Status() string {
+	if m.stdin != nil {
+		return m.stdinStatus()
+	}
 	var parts []string
 	switch {
 	case m.scan.running:
 		parts = append(parts, "scanning")
 	case m.snap != nil:
-		parts = append(parts, fmt.Sprintf("%d files", m.snap.files))
+		parts = append(parts, fmt.Sprintf("%d %s", m.snap.files, m.noun()))
 	}
 	if m.snap != nil && m.snap.truncated {
 		parts = append(parts, "truncated")
@@ -146,6 +152,9 @@ func (m *Model) listLines(w int) []string {
 }
 
 func (m *Model) emptyText() string {
+	if m.stdin != nil {
+		return m.stdinEmptyText()
+	}
 	switch {
 	case m.snap == nil && m.scan.running:
 		return "scanning…"
@@ -178,9 +187,12 @@ func (m *Model) row(i, w int) string {
 	} else {
 		b.WriteByte(' ')
 	}
-	if m.treeMode() {
+	switch {
+	case m.treeMode():
 		m.treeRow(&b, m.tree.Rows()[i], pp, w-2)
-	} else {
+	case m.stdin != nil:
+		renderLine(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
+	default:
 		renderPath(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
 	}
 	if n := w - ansi.StringWidth(b.String()); focused && n > 0 {
