@@ -83,6 +83,9 @@ type Model struct {
 	diags   *bridge.Diagnostics
 	note    string // the child's last diagnostic
 	outcome Outcome
+	// quitting is set with the Quit that ends the picker: the last frame
+	// is empty, so an inline picker leaves nothing behind.
+	quitting bool
 }
 
 // New returns the root model.
@@ -172,7 +175,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.note = msg.Text
 		return m, bridge.ListenDiagnostics(m.diags)
 	case AcceptMsg:
-		m.outcome = Outcome{Items: msg.Items}
+		m.outcome, m.quitting = Outcome{Items: msg.Items}, true
 		return m, tea.Quit
 	case ErrMsg:
 		return m.handleErr(msg)
@@ -210,7 +213,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.showHelp = false
 			return m, nil
 		}
-		m.outcome = Outcome{Cancelled: true}
+		m.outcome, m.quitting = Outcome{Cancelled: true}, true
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp, m.helpOff = !m.showHelp, 0
@@ -331,6 +334,11 @@ func (m Model) pageHeight() int { return max(m.height-m.chrome(), 1) }
 // View draws the tab bar, the active page (or help), the status line and,
 // when there is room, a line of short help.
 func (m Model) View() tea.View {
+	if m.quitting {
+		v := tea.NewView("")
+		v.AltScreen = true
+		return v
+	}
 	var b strings.Builder
 	b.WriteString(m.tabBar())
 	b.WriteByte('\n')

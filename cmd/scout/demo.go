@@ -94,7 +94,7 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 		Banner:      demo.Banner,
 		Diagnostics: diags,
 	})
-	return tui.Run(ctx, m, in, out, tea.WithColorProfile(colorProfile(out)))
+	return tui.Run(ctx, m, tui.Height{}, in, out, tea.WithColorProfile(colorProfile(out)))
 }
 
 // finishDemo stops the fake provider server and removes the home (or says

@@ -31,12 +31,18 @@ type pickFlags struct {
 	query  string
 	multi  bool
 	print0 bool
+	read0  bool
+	dirs   bool
+	height string
 }
 
 func (f *pickFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.query, "query", "q", "", "start with this query")
 	cmd.Flags().BoolVarP(&f.multi, "multi", "m", false, "let Tab mark several files")
 	cmd.Flags().BoolVar(&f.print0, "print0", false, "end each chosen path with NUL instead of a newline")
+	cmd.Flags().BoolVar(&f.read0, "read0", false, "lines on standard input are separated by NUL, not newline")
+	cmd.Flags().BoolVar(&f.dirs, "dirs", false, "pick the project's folders instead of its files")
+	cmd.Flags().StringVar(&f.height, "height", "", "draw the picker inline under the cursor in N rows or N% of the terminal")
 }
 
 func newFilesCmd() *cobra.Command {
@@ -72,26 +78,37 @@ var tabCapabilities = [...][]string{tabFiles: nil, tabSessions: bridge.Sessions,
 // runPicker runs the picker with its three tabs, opened on tab, and
 // prints what it ended with: chosen paths, or a session's id.
 func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
+	height, lines, err := f.check(cmd, tab)
+	if err != nil {
+		return err
+	}
 	in, out, err := tea.OpenTTY()
 	if err != nil {
 		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
 	}
 	defer in.Close()
 	defer out.Close()
-	required, optional := bridge.Negotiation(tabCapabilities[tab])
 	diags := bridge.NewDiagnostics()
-	client, stop, err := startBackend(required, optional, diags)
-	if err != nil {
-		return err
+	var m tui.Model
+	if lines {
+		lazy := linesBackend(diags)
+		defer lazy.Close()
+		m = linesPicker(lazy, f, diags)
+	} else {
+		required, optional := bridge.Negotiation(tabCapabilities[tab])
+		client, stop, err := startBackend(required, optional, diags)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, Dirs: f.dirs})
+		m = tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page), Diagnostics: diags})
 	}
-	defer stop()
-	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
-	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page), Diagnostics: diags})
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
 	}
-	res, err := tui.Run(context.Background(), m, in, out, opts...)
+	res, err := tui.Run(context.Background(), m, height, in, out, opts...)
 	if err != nil {
 		return err
 	}
