@@ -67,4 +67,3 @@ func linesPicker(b *bridge.Lazy, f pickFlags, diags *bridge.Diagnostics) tui.Mod
 	})
 	return tui.New(tui.Options{Backend: b, Pages: []tui.Page{page}, Diagnostics: diags})
 }
-
