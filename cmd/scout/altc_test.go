@@ -1,0 +1,75 @@
+package main_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scoutdev/scout/internal/makefs"
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+// promptShells start each shell with the bindings loaded and a prompt
+// that names the current directory ("[name] $ "), so a redrawn prompt
+// shows where Alt-C went.
+var promptShells = map[string]string{
+	"bash": `cat > "$OUTDIR/rc" <<'RC'
+PS1='[\W] $ '
+HISTFILE=/dev/null
+eval "$("$SCOUT" shell bash)"
+RC
+exec bash --noprofile --rcfile "$OUTDIR/rc" -i`,
+	"zsh": `cat > "$OUTDIR/.zshrc" <<'RC'
+PS1='[%1~] $ '
+bindkey -e
+eval "$("$SCOUT" shell zsh)"
+RC
+ZDOTDIR="$OUTDIR" exec zsh -i`,
+	"fish": `mkdir -p "$OUTDIR/fish/generated_completions" && cat > "$OUTDIR/fish/config.fish" <<'RC'
+function fish_prompt; echo -n '['(basename $PWD)'] $ '; end
+set -g fish_greeting
+"$SCOUT" shell fish | source
+RC
+XDG_CONFIG_HOME="$OUTDIR" XDG_DATA_HOME="$OUTDIR" exec fish -i`,
+}
+
+// TestAltCChangesIntoAPickedFolder presses Alt-C in each shell with a
+// command half typed: the folder picker opens under the prompt (inline,
+// --height 40% by default) with folders only, the picked folder becomes
+// the shell's directory (pwd says so), the prompt is drawn again in it,
+// and the half-typed command is back on the line.
+func TestAltCChangesIntoAPickedFolder(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		t.Run(sh, func(t *testing.T) {
+			scouttest.NeedCommand(t, sh)
+			dir := t.TempDir()
+			if err := makefs.Make(dir, "deep/er/target/file.go << x", "deep/other/x.md << y", "top.txt << z"); err != nil {
+				t.Fatal(err)
+			}
+			x := scouttest.StartTmux(t, dir, 100, 30, env(t), promptShells[sh])
+			x.WaitScreen("the prompt", func(s string) bool { return strings.Contains(s, "] $") })
+			x.Type("echo kept")
+			x.Keys("M-c")
+			screen := x.WaitScreen("the folder picker", func(s string) bool { return strings.Contains(s, "4 folders") })
+			if strings.Contains(screen, "file.go") || strings.Contains(screen, "top.txt") {
+				t.Fatalf("files in the folder picker:\n%s", screen)
+			}
+			if rows := strings.Split(screen, "\n"); len(rows) < 30 || strings.TrimSpace(strings.Join(rows[14:], "")) != "" {
+				t.Fatalf("the picker is not 40%% of the screen under the prompt:\n%s", screen)
+			}
+			x.Type("target")
+			x.WaitScreen("the match", func(s string) bool { return strings.Contains(s, "1/4") })
+			x.Keys("Enter")
+			x.WaitScreen("the prompt in the new folder with the line kept", func(s string) bool {
+				return strings.Contains(s, "[target] $ echo kept") && !strings.Contains(s, "folders")
+			})
+			x.Keys("C-u")
+			x.Type(`pwd > "$OUTDIR/pwd"`)
+			x.Keys("Enter")
+			want, _ := filepath.EvalSymlinks(filepath.Join(dir, "deep/er/target"))
+			if got := strings.TrimSpace(x.WaitFile("pwd")); got != want && got != filepath.Join(dir, "deep/er/target") {
+				t.Fatalf("pwd after Alt-C: %q, want %q", got, want)
+			}
+		})
+	}
+}
