@@ -50,7 +50,9 @@ func TestPickerShowsASlowProducersFirstLines(t *testing.T) {
 	if !strings.Contains(screen, "reading") {
 		t.Fatalf("no sign that input is still being read:\n%s", screen)
 	}
-	x.WaitScreen("the count to grow", func(s string) bool { return regexp.MustCompile(`\b([4-9]|[1-9][0-9])/([4-9]|[1-9][0-9])\b`).MatchString(s) })
+	x.WaitScreen("the count to grow", func(s string) bool {
+		return regexp.MustCompile(`\b([4-9]|[1-9][0-9])/([4-9]|[1-9][0-9])\b`).MatchString(s)
+	})
 	x.Keys("Escape")
 	if rc := x.WaitFile("rc"); rc != "130\n" {
 		t.Fatalf("exit status %q", rc)
