@@ -191,10 +191,8 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		return m, m.handleRank(msg)
 	case linesMsg:
 		return m, m.handleLines(msg)
-	case builtMsg:
-		return m, m.handleBuilt(msg)
-	case buildTickMsg:
-		return m, m.handleBuildTick()
+	case addedMsg:
+		return m, m.handleAdded(msg)
 	case previewTickMsg:
 		return m, m.handlePreviewTick(msg)
 	case previewMsg:

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,21 +21,21 @@ import (
 // and goes through project.list/read like any other.
 //
 // Lines are read by Lines' goroutine and taken by a self-re-arming Cmd;
-// each take grows the candidates, and a new ranker over all of them is
-// built in a Cmd (rank.New), then the query is ranked again. Builds do not
-// overlap, and one starts no sooner after the last than that one took, so
-// a fast producer's million lines cost a few builds and a slow one's
-// lines are shown as they come.
+// each take is added to the page's one ranker in a Cmd (rank.New for the
+// first, then (*rank.Ranker).Add, whose cost is the batch's and which
+// keeps the cached rankings of earlier queries valid), then the query is
+// ranked again. Additions do not overlap: what is read meanwhile waits
+// for the next one, so a fast producer's million lines arrive in a few
+// large batches and a slow one's lines are shown as they come.
 
 // stdinState is the page's input when it picks lines.
 type stdinState struct {
 	src      *Lines
-	all      []string // every line read so far (appended only)
+	pending  []string // read, not yet added to the ranker
+	read     int      // lines read so far
 	done     bool     // the input ended
 	err      string   // why reading failed
-	building bool     // a ranker build is in flight
-	waiting  bool     // the next build waits for the last one's pause
-	built    int      // lines in the snapshot shown
+	adding   bool     // an addition to the ranker is in flight
 	paths    bool     // the first line names a file of the project: preview by default
 	starting bool     // the backend was asked to start, for a preview
 }
@@ -48,15 +47,8 @@ type linesMsg struct {
 	err   error
 }
 
-// builtMsg is a snapshot of the first n lines, built in took.
-type builtMsg struct {
-	snap *snapshot
-	n    int
-	took time.Duration
-}
-
-// buildTickMsg starts the build that waited for the last one's pause.
-type buildTickMsg struct{}
+// addedMsg is the snapshot of the input once a batch was added to it.
+type addedMsg struct{ snap *snapshot }
 
 // listenLines waits for the next batch of lines.
 func (m *Model) listenLines() tea.Cmd {
@@ -69,15 +61,16 @@ func (m *Model) listenLines() tea.Cmd {
 
 func (m *Model) handleLines(msg linesMsg) tea.Cmd {
 	s := m.stdin
-	if len(s.all) == 0 && len(msg.batch) > 0 {
+	if s.read == 0 && len(msg.batch) > 0 {
 		_, s.paths = projectPath(msg.batch[0])
 	}
-	s.all = append(s.all, msg.batch...)
+	s.pending = append(s.pending, msg.batch...)
+	s.read += len(msg.batch)
 	s.done = msg.done
 	if msg.err != nil {
 		s.err = msg.err.Error()
 	}
-	cmds := []tea.Cmd{m.build()}
+	cmds := []tea.Cmd{m.add()}
 	if !msg.done {
 		cmds = append(cmds, m.listenLines())
 	} else if msg.err != nil {
@@ -86,43 +79,37 @@ func (m *Model) handleLines(msg linesMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// build starts a ranker over every line read, unless one is in flight or
-// waiting, or nothing new was read.
-func (m *Model) build() tea.Cmd {
+// add hands the lines read since the last addition to the ranker (a new
+// one for the first lines, or for none at the end of an empty input),
+// unless an addition is in flight.
+func (m *Model) add() tea.Cmd {
 	s := m.stdin
-	if s.building || s.waiting || len(s.all) == s.built && m.snap != nil {
+	if s.adding || len(s.pending) == 0 && (m.snap != nil || !s.done) {
 		return nil
 	}
-	s.building = true
-	lines := s.all
+	s.adding = true
+	batch, snap := s.pending, m.snap
+	s.pending = nil
 	return func() tea.Msg {
-		start := time.Now()
-		snap := &snapshot{ranker: rank.New(lines), files: len(lines)}
-		return builtMsg{snap: snap, n: len(lines), took: time.Since(start)}
+		if snap == nil {
+			return addedMsg{snap: &snapshot{ranker: rank.New(batch)}}
+		}
+		snap.ranker.Add(batch)
+		return addedMsg{snap: snap}
 	}
 }
 
-func (m *Model) handleBuilt(msg builtMsg) tea.Cmd {
-	s := m.stdin
-	s.building, s.built = false, msg.n
+func (m *Model) handleAdded(msg addedMsg) tea.Cmd {
+	m.stdin.adding = false
 	m.snap = msg.snap
-	cmds := []tea.Cmd{m.startRank(), m.settled(), m.moved()}
-	if len(s.all) > s.built {
-		s.waiting = true
-		cmds = append(cmds, tea.Tick(msg.took, func(time.Time) tea.Msg { return buildTickMsg{} }))
-	}
-	return tea.Batch(cmds...)
-}
-
-func (m *Model) handleBuildTick() tea.Cmd {
-	m.stdin.waiting = false
-	return m.build()
+	m.snap.files = m.snap.ranker.Len()
+	return tea.Batch(m.startRank(), m.settled(), m.moved(), m.add())
 }
 
 // reading reports whether input is still being read or built.
 func (m *Model) reading() bool {
 	s := m.stdin
-	return s != nil && (!s.done || s.building || s.waiting)
+	return s != nil && (!s.done || s.adding || len(s.pending) > 0)
 }
 
 // stdinCounts is the query line's right side over the input: matches of
@@ -130,14 +117,14 @@ func (m *Model) reading() bool {
 func (m *Model) stdinCounts() string {
 	s := m.stdin
 	if m.rank.res == nil {
-		return fmt.Sprintf("%d lines", len(s.all))
+		return fmt.Sprintf("%d lines", s.read)
 	}
-	return fmt.Sprintf("%d/%d", m.rank.res.res.Total, len(s.all))
+	return fmt.Sprintf("%d/%d", m.rank.res.res.Total, s.read)
 }
 
 // stdinStatus is the status line's part over the input.
 func (m *Model) stdinStatus() string {
-	parts := []string{fmt.Sprintf("%d lines", len(m.stdin.all))}
+	parts := []string{fmt.Sprintf("%d lines", m.stdin.read)}
 	if !m.stdin.done {
 		parts = append(parts, "reading")
 	}
@@ -152,9 +139,9 @@ func (m *Model) stdinEmptyText() string {
 	switch {
 	case s.err != "":
 		return s.err
-	case len(s.all) == 0 && !s.done:
+	case s.read == 0 && !s.done:
 		return "reading standard input…"
-	case len(s.all) == 0:
+	case s.read == 0:
 		return "no input: standard input had no lines"
 	case m.snap == nil:
 		return "reading standard input…"
