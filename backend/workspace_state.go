@@ -44,7 +44,7 @@ func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *works
 	closed := false
 	root, err := fsguard.OpenRoot(dir)
 	if err != nil {
-		ws.logf("cannot open the workspace (%v); nothing will be listed", err)
+		ws.logf("cannot open the workspace (%v)"+wire.UnservedNote, err)
 		closed = true
 	}
 	ws.root = root
@@ -66,7 +66,7 @@ func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *works
 }
 
 func (ws *workspaceState) logf(format string, args ...any) {
-	fmt.Fprintf(ws.log, "scout backend: "+format+"\n", args...)
+	fmt.Fprintf(ws.log, wire.DiagnosticPrefix+format+"\n", args...)
 }
 
 func (ws *workspaceState) dirs() config.Dirs {
@@ -83,13 +83,13 @@ func (ws *workspaceState) readUser() *config.User {
 		return &config.User{EnrichmentURL: config.DefaultEnrichmentURL}
 	}
 	if err != nil {
-		ws.logf("cannot open the backend home (%v); serving an empty workspace", err)
+		ws.logf("cannot open the backend home (%v)"+wire.UnservedNote, err)
 		return nil
 	}
 	defer home.Close()
 	u, err := config.ReadUser(home, ws.dirs())
 	if err != nil {
-		ws.logf("%v; serving an empty workspace until it is fixed", err)
+		ws.logf("%v"+wire.UnservedNote, err)
 		return nil
 	}
 	return u

@@ -12,7 +12,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -28,11 +27,13 @@ import (
 // State is the backend child's state as the status line shows it.
 type State string
 
-// Backend states.
+// Backend states. StateUnserved is a running child that serves nothing of
+// the workspace (a broken config.toml): R restarts it once that is fixed.
 const (
 	StateReady      State = "ready"
 	StateDown       State = "down"
 	StateRestarting State = "restarting"
+	StateUnserved   State = "not serving"
 )
 
 // Outcome is how the picker ended.
@@ -145,8 +146,21 @@ func (m *Model) restyle() {
 	m.keys.Restart.SetEnabled(m.state != StateReady)
 }
 
-// Update handles one message.
+// Update handles one message. When it changes the rows the status line
+// takes (an error wrapped onto more of them), the pages are told their
+// new size.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	h := m.pageHeight()
+	next, cmd := m.update(msg)
+	nm, ok := next.(Model)
+	if _, resize := msg.(tea.WindowSizeMsg); !ok || resize || nm.width == 0 || nm.pageHeight() == h {
+		return next, cmd
+	}
+	nm, size := nm.broadcast(tea.WindowSizeMsg{Width: nm.width, Height: nm.pageHeight()})
+	return nm, tea.Batch(cmd, size)
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -172,8 +186,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case bridge.RestartedMsg:
 		return m.handleRestarted(msg)
 	case bridge.DiagnosticMsg:
-		m.note = msg.Text
-		return m, bridge.ListenDiagnostics(m.diags)
+		return m.handleDiagnostic(msg)
 	case AcceptMsg:
 		m.outcome, m.quitting = Outcome{Items: msg.Items}, true
 		return m, tea.Quit
@@ -307,7 +320,7 @@ func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {
 // status line, plus a line of short help and the banner on terminals tall
 // enough for them.
 func (m Model) chrome() int {
-	n := 2
+	n := 1 + len(m.statusLines())
 	if m.showsShortHelp() {
 		n++
 	}
@@ -354,7 +367,7 @@ func (m Model) View() tea.View {
 	}
 	b.WriteString(fit(body, m.width, m.pageHeight()))
 	b.WriteByte('\n')
-	b.WriteString(m.statusLine())
+	b.WriteString(strings.Join(m.statusLines(), "\n"))
 	if m.showsShortHelp() {
 		b.WriteByte('\n')
 		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.width, "…"))
@@ -382,38 +395,6 @@ func (m Model) tabBar() string {
 		parts[i] = st.Render(p.Title())
 	}
 	return ansi.Truncate(strings.Join(parts, m.styles.TabGap.Render("│")), m.width, "…")
-}
-
-func (m Model) statusLine() string {
-	// The error comes first after the state: on a narrow terminal it is
-	// what must not be cut off.
-	var parts []string
-	started := m.child != 0 || m.state != StateReady // a lazy backend (bridge.Lazy) runs no child yet
-	if started {
-		parts = append(parts, m.styles.State[m.state].Render("● "+string(m.state)))
-	}
-	if m.lastErr != "" {
-		parts = append(parts, m.styles.Error.Render(m.lastErr))
-		if m.state == StateDown && ansi.StringWidth("● down · "+m.lastErr) > m.width {
-			// Too narrow for why: what to do is what must show.
-			parts[1] = m.styles.Error.Render("press R to restart it")
-		}
-	}
-	if m.note != "" {
-		parts = append(parts, m.styles.Error.Render(m.note))
-	}
-	if m.state != StateDown && started {
-		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))
-	}
-	if m.trust == wire.TrustUntrusted && m.state != StateDown {
-		// The project's .scout/config.toml exists but is not applied: say
-		// how to adopt it (scout never trusts on its own).
-		parts = append(parts, m.styles.Dim.Render("project config not trusted (scout trust, then restart)"))
-	}
-	if s := m.pages[m.active].Status(); s != "" {
-		parts = append(parts, s)
-	}
-	return ansi.Truncate(strings.Join(parts, m.styles.Dim.Render(" · ")), m.width, "…")
 }
 
 // fit cuts or pads s to exactly h lines of at most w cells, so a page can

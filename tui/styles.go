@@ -43,6 +43,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 	s.State = map[State]lipgloss.Style{
 		StateReady:      colored(ok, noColor),
 		StateDown:       colored(errc, noColor).Bold(true).Reverse(noColor),
+		StateUnserved:   colored(errc, noColor).Bold(true).Reverse(noColor),
 		StateRestarting: colored(warn, noColor),
 	}
 	if noColor {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -60,11 +62,14 @@ func newFilterCmd() *cobra.Command {
 // snapshotCandidates takes a snapshot through the backend and returns what
 // the Files page ranks in it. The backend is shut down while the caller
 // ranks and prints (its shutdown is a round trip and a wait for the exit);
-// closed waits for that.
+// closed waits for that, then writes the child's diagnostics on stderr.
+// A backend that serves nothing of the workspace (a broken config.toml)
+// is an error: the one line that says why.
 func snapshotCandidates() (cands []string, closed func(), err error) {
-	// The backend's diagnostics (a broken config.toml empties the
-	// workspace) are this command's to say: it has no status line.
-	c, stop, err := startBackend(bridge.Required, nil, os.Stderr)
+	// The backend's diagnostics are this command's to say: it has no
+	// status line.
+	stderr := &childStderr{}
+	c, stop, err := startBackend(bridge.Required, nil, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,11 +78,44 @@ func snapshotCandidates() (cands []string, closed func(), err error) {
 	res, err := c.ProjectFiles(ctx)
 	done := make(chan struct{})
 	go func() { stop(); close(done) }()
-	closed = func() { <-done }
+	closed = func() { <-done; stderr.copyTo(os.Stderr) }
 	if err != nil {
 		return nil, closed, fmt.Errorf("cannot list the project's files: %s", bridge.Describe(err))
 	}
+	if len(res.Entries) == 0 {
+		<-done // its stderr is complete once it has exited
+		if why := bridge.Unserved(stderr.String()); why != "" {
+			return nil, func() {}, fmt.Errorf("%s; nothing can be listed until it is fixed", why)
+		}
+	}
 	return files.Candidates(res.Entries), closed, nil
+}
+
+// childStderr keeps the first 64 KiB the backend child writes on stderr.
+type childStderr struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+const childStderrBytes = 64 << 10
+
+func (c *childStderr) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(p[:min(len(p), max(childStderrBytes-c.buf.Len(), 0))])
+	return len(p), nil
+}
+
+func (c *childStderr) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}
+
+func (c *childStderr) copyTo(w io.Writer) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, _ = c.buf.WriteTo(w)
 }
 
 // separator is the byte that ends a line: NUL with --read0/--print0.

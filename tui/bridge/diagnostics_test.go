@@ -28,3 +28,23 @@ func TestDiagnosticsKeepsTheBackendsOwnLines(t *testing.T) {
 		}
 	}
 }
+
+func TestDiagnosticsTellAnUnservedWorkspace(t *testing.T) {
+	d := bridge.NewDiagnostics()
+	stderr := "scout backend: the trusted .scout/config.toml is broken; not applied\n" +
+		"scout backend: config.toml: files.respect: unknown key; serving an empty workspace until it is fixed\n"
+	if _, err := d.Write([]byte(stderr)); err != nil {
+		t.Fatal(err)
+	}
+	first := bridge.ListenDiagnostics(d)().(bridge.DiagnosticMsg)
+	second := bridge.ListenDiagnostics(d)().(bridge.DiagnosticMsg)
+	if first.Unserved || !second.Unserved {
+		t.Fatalf("unserved: %v for %q, %v for %q", first.Unserved, first.Text, second.Unserved, second.Text)
+	}
+	if got := bridge.Unserved(stderr); got != "config.toml: files.respect: unknown key" {
+		t.Fatalf("Unserved = %q", got)
+	}
+	if got := bridge.Unserved("scout backend: the trusted x is broken; not applied\npanic: x\n"); got != "" {
+		t.Fatalf("Unserved of a served workspace = %q", got)
+	}
+}

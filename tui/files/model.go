@@ -13,6 +13,7 @@ package files
 
 import (
 	"context"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -66,6 +67,9 @@ type Model struct {
 	gen     int64 // newest generation seen
 	canList bool  // project.list and project.read were negotiated
 	down    bool  // the backend child is dead
+	// unserved says why the backend serves nothing of the workspace (a
+	// broken config.toml), so the empty list is not taken for a project.
+	unserved string
 
 	scan    scanState
 	snap    *snapshot
@@ -207,13 +211,17 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 			return m, m.reset()
 		}
 	case bridge.RestartedMsg:
-		m.down = false
+		m.down, m.unserved = false, ""
 		m.gen = msg.Init.Workspace.Generation
 		m.canList = bridge.Negotiated(m.backend, wire.MethodProjectList, wire.MethodProjectRead)
 		return m, m.reset()
 	case bridge.DownMsg:
 		m.down = true
 		m.cancelWork()
+	case bridge.DiagnosticMsg:
+		if msg.Unserved {
+			m.unserved = strings.TrimSuffix(msg.Text, wire.UnservedNote)
+		}
 	}
 	return m, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -140,7 +141,10 @@ func (m *Model) listLines(w int) []string {
 	h := m.listHeight()
 	lines := make([]string, 0, h)
 	if m.rowCount() == 0 {
-		lines = append(lines, "  "+m.styles.Empty.Render(m.emptyText()))
+		// Wrapped, never cut: it may be the reason nothing is listed.
+		for _, l := range display.Wrap(m.emptyText(), max(w-2, 1)) {
+			lines = append(lines, "  "+m.styles.Empty.Render(l))
+		}
 	}
 	for i := m.offset; i < min(m.offset+h, m.rowCount()); i++ {
 		lines = append(lines, m.row(i, w))
@@ -156,6 +160,8 @@ func (m *Model) emptyText() string {
 		return m.stdinEmptyText()
 	}
 	switch {
+	case m.unserved != "" && !m.scan.running:
+		return "nothing can be listed: " + m.unserved + ". Fix it, then press R to restart the backend."
 	case m.snap == nil && m.scan.running:
 		return "scanning…"
 	case m.snap == nil && m.scan.err != "":
