@@ -89,20 +89,30 @@ func (l *Lines) push(lines []string, done bool, err error) {
 }
 
 func (l *Lines) read(r io.Reader, sep byte) {
-	var carry []byte // the start of a line the last block cut
+	var tail []byte // the start of a line no block has ended yet
 	buf := make([]byte, readBlock)
 	for {
 		n, err := r.Read(buf)
-		block := append(carry, buf[:n]...)
-		end := bytes.LastIndexByte(block, sep) + 1
-		lines, long := split(string(block[:end]), sep)
-		carry = append([]byte(nil), block[end:]...)
-		if long || len(carry) > MaxLineBytes {
+		var lines []string
+		long := false
+		if end := bytes.LastIndexByte(buf[:n], sep) + 1; end > 0 {
+			// One string for the lines this block ends; the tail grows
+			// in place while a long line arrives in small reads.
+			lines, long = split(string(append(tail, buf[:end]...)), sep)
+			tail = append(tail[:0], buf[end:n]...)
+		} else {
+			tail = append(tail, buf[:n]...)
+		}
+		if long || len(tail) > MaxLineBytes {
 			l.push(lines, true, errLongLine)
 			return
 		}
 		if err != nil {
-			last, _ := split(string(carry), sep)
+			last, long := split(string(tail), sep)
+			if long {
+				l.push(lines, true, errLongLine)
+				return
+			}
 			lines = append(lines, last...)
 			if errors.Is(err, io.EOF) {
 				err = nil
