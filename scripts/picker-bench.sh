@@ -68,7 +68,7 @@ first)
 	lines 1 1 > /dev/null
 	i=0
 	while [ "$i" -lt "$runs" ]; do
-		first scout "$tmp/scout < $tmp/lines.txt" 'internal/' '/1000000 '
+		first scout "$tmp/scout < $tmp/lines.txt" 'internal/' '1000000/1000000'
 		first fzf "$fzf < $tmp/lines.txt" 'internal/' '1000000/1000000'
 		i=$((i + 1))
 	done

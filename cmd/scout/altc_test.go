@@ -73,3 +73,41 @@ func TestAltCChangesIntoAPickedFolder(t *testing.T) {
 		})
 	}
 }
+
+// TestShellPickerOptions: SCOUT_CTRL_T_OPTS replaces Ctrl-T's --height
+// 40% (here with --height 8), and SCOUT_ALT_C_OPTS set empty gives Alt-C
+// the full screen.
+func TestShellPickerOptions(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		t.Run(sh, func(t *testing.T) {
+			scouttest.NeedCommand(t, sh)
+			dir := t.TempDir()
+			if err := makefs.Make(dir, "a/b.go << x", "c.md << y"); err != nil {
+				t.Fatal(err)
+			}
+			opts := append(env(t), "SCOUT_CTRL_T_OPTS=--height 8", "SCOUT_ALT_C_OPTS=")
+			x := scouttest.StartTmux(t, dir, 100, 30, opts, promptShells[sh])
+			x.WaitScreen("the prompt", func(s string) bool { return strings.Contains(s, "] $") })
+			x.Keys("C-t")
+			s := x.WaitScreen("the file picker", func(s string) bool { return strings.Contains(s, "2 files") })
+			if used := usedRows(s); used > 9 {
+				t.Fatalf("Ctrl-T's picker takes %d rows with --height 8:\n%s", used, s)
+			}
+			x.Keys("Escape")
+			x.WaitScreen("the prompt again", func(s string) bool { return !strings.Contains(s, "2 files") })
+			x.Keys("M-c")
+			s = x.WaitScreen("the folder picker", func(s string) bool { return strings.Contains(s, "1 folders") })
+			if used := usedRows(s); used < 25 {
+				t.Fatalf("Alt-C's picker takes %d rows with SCOUT_ALT_C_OPTS empty, want the full screen:\n%s", used, s)
+			}
+			x.Keys("Escape")
+		})
+	}
+}
+
+// usedRows is the number of the screen's rows down to its last non-blank
+// one.
+func usedRows(screen string) int {
+	rows := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+	return len(rows)
+}
