@@ -47,6 +47,11 @@ type linesMsg struct {
 	err   error
 }
 
+// firstLines bounds the first ranker: a few screens of rows, ready at
+// once however much was read before the page took its first lines (a
+// file on standard input is read faster than a terminal starts).
+const firstLines = 1000
+
 // addedMsg is the snapshot of the input once a batch was added to it.
 type addedMsg struct{ snap *snapshot }
 
@@ -89,7 +94,11 @@ func (m *Model) add() tea.Cmd {
 	}
 	s.adding = true
 	batch, snap := s.pending, m.snap
-	s.pending = nil
+	if snap == nil && len(batch) > firstLines {
+		// Rows first: what was read meanwhile follows with Add.
+		batch = batch[:firstLines:firstLines]
+	}
+	s.pending = s.pending[len(batch):]
 	return func() tea.Msg {
 		if snap == nil {
 			return addedMsg{snap: &snapshot{ranker: rank.New(batch)}}
