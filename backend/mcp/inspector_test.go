@@ -24,9 +24,9 @@ import (
 // output schema.
 const inspectorPackage = "@modelcontextprotocol/inspector@0.15.0"
 
-// inspectorTimeout bounds one run: the first run of a test process
-// downloads the inspector (about 40 s on a shared machine), later ones
-// find it in the npm cache under the test home.
+// inspectorTimeout bounds one run: the first run on a machine downloads
+// the inspector (about 40 s on a shared machine), later ones find it in
+// the shared npm cache.
 const inspectorTimeout = 5 * time.Minute
 
 // inspector runs the inspector's CLI against `scout mcp` started in dir
@@ -39,12 +39,13 @@ func inspector(t *testing.T, dir string, args ...string) map[string]any {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, npx, append([]string{"-y", inspectorPackage, "--cli", scouttest.Binary(t), "mcp"}, args...)...)
 	cmd.Dir = dir
-	// npm's cache and configuration stay in the test home (testhome), one
-	// cache for the whole test process, so the inspector is downloaded
-	// once per run, not once per call.
+	// npm's configuration stays in the test home (testhome); its cache is
+	// one directory under the system's temporary directory shared by every
+	// run on this machine (never the real home), so the inspector's 240 MB
+	// are downloaded once per machine, not once per test process.
 	cmd.Env = append(scouttest.Environ(),
 		"SCOUT_HOME="+filepath.Join(t.TempDir(), "home"),
-		"npm_config_cache="+filepath.Join(testhome.Dir, "npm-cache"),
+		"npm_config_cache="+filepath.Join(os.TempDir(), "scout-test-npm-cache"),
 		"npm_config_userconfig="+filepath.Join(testhome.Dir, "npmrc"),
 		// Once the cache has the inspector, npx asks the registry nothing.
 		"npm_config_prefer_offline=true",
