@@ -77,6 +77,7 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	diags := bridge.NewDiagnostics()
+	diags.NameFilesIn(d.Home)
 	client, err := rpcclient.Start(startCtx, rpcclient.Options{
 		Dir:          wd,
 		Env:          d.Env(os.Environ()),

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/rpcclient"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
@@ -80,6 +81,8 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	defer out.Close()
 	required, optional := bridge.Negotiation(tabCapabilities[tab])
 	diags := bridge.NewDiagnostics()
+	home, _ := config.HomeDir(os.Getenv) // the child's, from the same environment
+	diags.NameFilesIn(home)
 	client, stop, err := startBackend(required, optional, diags)
 	if err != nil {
 		return err
