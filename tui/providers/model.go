@@ -217,6 +217,7 @@ func (m *Model) abandonAll(why string) {
 	m.refresh.abandon()
 	m.keys.Cancel.SetEnabled(false)
 	m.choose.abandon()
+	m.enable.abandon()
 	m.load.abandon()
 }
 

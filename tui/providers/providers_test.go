@@ -558,7 +558,9 @@ func TestGoldenNarrowModels(t *testing.T) {
 // A backend without model.catalog.models and model.enable still shows the
 // enabled models (its choices), and space says which file to edit.
 func TestWithoutTheModelList(t *testing.T) {
-	fake := newFake(func(o *bridgetest.Options) { o.Without = []string{wire.MethodModelCatalogModels, wire.MethodModelEnable} })
+	fake := newFake(func(o *bridgetest.Options) {
+		o.Without = []string{wire.MethodModelCatalogModels, wire.MethodModelEnable}
+	})
 	h := start(t, fake, 160, 24)
 	h.loaded()
 	h.Press(tea.KeyEnter)
