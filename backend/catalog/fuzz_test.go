@@ -142,7 +142,8 @@ func FuzzParseState(f *testing.F) {
 // FuzzCatalogCursor checks the catalog's page cursors: parse never
 // panics, accepts only what issue produced (byte for byte, under the tag
 // the cursor names), and every issued cursor fits the protocol's 64 bytes
-// and round trips.
+// and round trips; model.catalog.models' cursors ("m") and the other two
+// methods' are never accepted by the other side.
 func FuzzCatalogCursor(f *testing.F) {
 	c := &cursors{secret: []byte("fuzz secret")}
 	f.Add(c.issue("c1", tagCatalog, 100), uint64(1), uint32(0), false)
@@ -164,6 +165,20 @@ func FuzzCatalogCursor(f *testing.F) {
 		}
 		if r, off, ok := c.parse(enc); !ok || r != revision || off != int(offset) {
 			t.Fatalf("round trip of %s/%d failed", revision, offset)
+		}
+		// model.catalog.models' cursors continue only that method.
+		if r, off, ok := c.parseModels(s); ok && c.issue(r, tagModels, off) != s {
+			t.Fatalf("accepted %q as a models cursor, which is not issued", s)
+		}
+		models := c.issue(revision, tagModels, int(offset))
+		if _, _, ok := c.parse(models); ok {
+			t.Fatalf("the catalog methods accepted the models cursor %q", models)
+		}
+		if _, _, ok := c.parseModels(enc); ok {
+			t.Fatalf("model.catalog.models accepted the catalog cursor %q", enc)
+		}
+		if r, off, ok := c.parseModels(models); !ok || r != revision || off != int(offset) || len(models) > wire.MaxCursorBytes {
+			t.Fatalf("round trip of the models cursor %s/%d failed", revision, offset)
 		}
 	})
 }
