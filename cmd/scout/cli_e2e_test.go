@@ -106,7 +106,7 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 	cmd.Env = append(scouttest.Environ(), homeEnv(t, home)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); exitStatus(err) != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "config.toml: line 1: not valid TOML") {
+	if err := cmd.Run(); exitStatus(err) != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), filepath.Join(home, "config.toml")+": line 1: not valid TOML") {
 		t.Fatalf("scout filter: %v, stdout %q, stderr %q: want exit 1 and the reason", err, stdout.String(), stderr.String())
 	}
 }

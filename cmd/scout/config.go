@@ -183,3 +183,42 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// homeFilesNamed is w with the backend's diagnostics rewritten to name
+// the home's files by path (bridge.NameHomeFiles), for a command that
+// prints them itself (scout filter): a diagnostic that asks for a fix says
+// which file. Lines are passed on whole; the backend ends every line.
+func homeFilesNamed(w io.Writer) io.Writer {
+	home, err := config.HomeDir(os.Getenv)
+	if err != nil {
+		return w
+	}
+	return &namingWriter{w: w, home: home}
+}
+
+type namingWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	home    string
+	partial []byte
+}
+
+func (n *namingWriter) Write(p []byte) (int, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.partial = append(n.partial, p...)
+	for {
+		i := bytes.IndexByte(n.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(n.partial[:i])
+		n.partial = n.partial[i+1:]
+		if text, ok := strings.CutPrefix(line, "scout backend: "); ok {
+			line = "scout backend: " + bridge.NameHomeFiles(text, n.home)
+		}
+		if _, err := io.WriteString(n.w, line+"\n"); err != nil {
+			return len(p), err
+		}
+	}
+}
