@@ -61,7 +61,7 @@ func (m *Model) startSelect() tea.Cmd {
 		return nil
 	}
 	switch {
-	case m.down:
+	case m.Down():
 		return tui.ReportError(errDown)
 	case m.refresh.running:
 		m.msg, m.msgBad = "Wait for the refresh to end (Esc cancels it), then press Enter to select.", false
@@ -84,7 +84,7 @@ func (m *Model) startSelect() tea.Cmd {
 	if effort != "" {
 		e = &effort
 	}
-	return tea.Batch(m.spin.Tick, func() tea.Msg {
+	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
 		res, err := b.ModelSelect(ctx, c.Provider, c.Model, e, rev)
 		return selectedMsg{seq: seq, res: res, err: err}

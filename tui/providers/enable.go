@@ -52,7 +52,7 @@ func (m *Model) startEnable() tea.Cmd {
 	switch {
 	case !ok || m.section != sectionModels || m.enable.running:
 		return nil
-	case m.down:
+	case m.Down():
 		return tui.ReportError(errDown)
 	case m.refresh.running:
 		m.msg, m.msgBad = "Wait for the refresh to end (Esc cancels it), then press space.", false
@@ -71,7 +71,7 @@ func (m *Model) startEnable() tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), enableTimeout)
 	m.enable = enableState{seq: m.enable.seq + 1, running: true, row: r, on: !r.Enabled, cancel: cancel}
 	b, seq, on := m.backend, m.enable.seq, !r.Enabled
-	return tea.Batch(m.spin.Tick, func() tea.Msg {
+	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
 		_, err := b.ModelEnable(ctx, r.Provider, r.Model, on)
 		return enabledMsg{seq: seq, err: err}

@@ -75,7 +75,7 @@ func (m *Model) startLoad() tea.Cmd {
 		models:  bridge.Negotiated(b, wire.MethodModelCatalogModels),
 		choices: bridge.Negotiated(b, wire.MethodModelCatalog),
 	}
-	return tea.Batch(m.spin.Tick, func() tea.Msg {
+	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
 		cat, err := read(ctx, b, parts)
 		return loadedMsg{seq: seq, cat: cat, err: err}

@@ -30,11 +30,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/page"
 )
 
 // Options configure the Providers page.
@@ -57,17 +57,11 @@ const (
 
 // Model is the Providers page.
 type Model struct {
+	page.Base
 	backend bridge.Backend
 	keys    KeyMap
 	styles  Styles
-	spin    spinner.Model
 	now     func() time.Time
-
-	isDark, noColor bool
-	width, height   int
-
-	shown bool
-	down  bool
 
 	configFile string
 
@@ -100,12 +94,10 @@ func New(opts Options) *Model {
 		now = time.Now
 	}
 	m := &Model{
-		backend: opts.Backend,
-		keys:    DefaultKeyMap(),
-		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		now:     now,
-		isDark:  true,
-
+		Base:       page.New(opts.Backend),
+		backend:    opts.Backend,
+		keys:       DefaultKeyMap(),
+		now:        now,
 		configFile: opts.ConfigFile,
 		outcomes:   map[string]outcome{},
 		efforts:    map[string]string{},
@@ -115,8 +107,7 @@ func New(opts Options) *Model {
 }
 
 func (m *Model) restyle() {
-	m.styles = DefaultStyles(m.isDark, m.noColor)
-	m.spin.Style = m.styles.Spinner
+	m.styles = DefaultStyles(m.IsDark(), m.NoColor())
 }
 
 // Title implements tui.Page.
@@ -150,33 +141,19 @@ func (m *Model) Busy() bool {
 
 // Update implements tui.Page.
 func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
-	switch msg := msg.(type) {
+	switch msg := m.Observe(msg).(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
 		m.scrollModels()
-	case tea.BackgroundColorMsg:
-		m.isDark = msg.IsDark()
-		m.restyle()
-	case tea.ColorProfileMsg:
-		m.noColor = msg.Profile <= colorprofile.ASCII
+	case page.RestyleMsg:
 		m.restyle()
 	case spinner.TickMsg:
-		if m.Busy() {
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			return m, cmd
-		}
-	case tui.ShownMsg:
-		if !m.shown {
-			m.shown = true
-			if m.down { // RestartedMsg reads the catalog
-				m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
-				return m, nil
-			}
-			return m, m.startLoad()
-		}
+		return m, m.Turn(msg, m.Busy())
+	case page.FirstShownMsg:
+		return m, m.startLoad()
+	case page.FirstShownDownMsg: // RestartedMsg reads the catalog
+		m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
 	case loadedMsg:
 		return m, m.handleLoaded(msg)
 	case refreshedMsg:
@@ -188,7 +165,6 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case enabledMsg:
 		return m, m.handleEnabled(msg)
 	case bridge.RestartedMsg:
-		m.down = false
 		m.keys.Restart.SetEnabled(true)
 		m.msg, m.msgBad = "The backend was restarted with the current settings.", false
 		if m.enable.restarting != "" { // the restart a change asked for
@@ -196,12 +172,11 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		}
 		m.abandonAll("The backend was restarted")
 		clear(m.outcomes) // a new child: the refresh outcomes were the old one's
-		if m.shown {
+		if m.Shown() {
 			return m, m.startLoad()
 		}
 	case bridge.DownMsg:
 		// The root's R restarts a dead child; help lists it once.
-		m.down = true
 		m.keys.Restart.SetEnabled(false)
 		m.abandonAll("The backend stopped")
 	}
@@ -239,7 +214,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.EffortPrev):
 		m.chooseEffort(-1)
 	case key.Matches(msg, k.Reload):
-		if m.down {
+		if m.Down() {
 			return tui.ReportError(errDown)
 		}
 		return m.startLoad()

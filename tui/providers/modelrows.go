@@ -42,7 +42,7 @@ func (m *Model) modelWords(r wire.ModelRow, focused bool) []string {
 			label = "default"
 		}
 		e := "effort ‹" + display.Clean(label) + "›"
-		if m.width >= wideFrom {
+		if m.Width() >= wideFrom {
 			e += " of " + display.Clean(strings.Join(r.Efforts, "/"))
 		}
 		extra = append(extra, e)
@@ -78,7 +78,7 @@ func (m *Model) modelRow(r wire.ModelRow, focused bool) string {
 		rest = "  " + strings.Join(extra, " · ")
 	}
 	if focused && m.section == sectionModels {
-		return m.gutter(false) + m.styles.Cursor.Render(display.Pad(mark+text+rest, m.width-2))
+		return m.gutter(false) + m.styles.Cursor.Render(display.Pad(mark+text+rest, m.Width()-2))
 	}
 	g := "  "
 	if focused {

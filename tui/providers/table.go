@@ -34,7 +34,7 @@ func (m *Model) idWidth() int {
 	for _, p := range m.providers() {
 		w = max(w, ansi.StringWidth(p.Provider))
 	}
-	return min(w, max(m.width/4, 8))
+	return min(w, max(m.Width()/4, 8))
 }
 
 // cells lays out one wide table line after the two-cell gutter.
@@ -126,13 +126,13 @@ func (m *Model) enabledCount(provider string) string {
 }
 
 func (m *Model) providerRow(p wire.ProviderStatus, focused bool) string {
-	if m.width < wideFrom {
+	if m.Width() < wideFrom {
 		return m.narrowRow(p, focused)
 	}
 	c := m.rowCells(p)
 	if focused && m.section == sectionProviders {
 		line := m.cells(p.Provider, c.cat, c.key, c.enabled, c.last)
-		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(line[2:], m.width-2))
+		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(line[2:], m.Width()-2))
 	}
 	var b strings.Builder
 	if focused {
@@ -166,7 +166,7 @@ func (m *Model) narrowRow(p wire.ProviderStatus, focused bool) string {
 	text := display.Pad(ansi.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()) + " " + strings.Join(parts, " ")
 	switch {
 	case focused && m.section == sectionProviders:
-		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(text, m.width-2))
+		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(text, m.Width()-2))
 	case focused:
 		return m.gutter(true) + text
 	}

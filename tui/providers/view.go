@@ -29,13 +29,13 @@ type layout struct {
 func (m *Model) layout() layout {
 	l := layout{msg: m.msgLines()}
 	fixed := 3 + len(l.msg) // two section titles, the footer
-	if m.width >= wideFrom {
+	if m.Width() >= wideFrom {
 		fixed++ // the column header
 	}
-	avail := max(m.height-fixed, 2)
+	avail := max(m.Height()-fixed, 2)
 	nP := len(m.providers())
 	if nP == 0 {
-		nP = len(display.Wrap(m.providersEmpty(), max(m.width-2, 1)))
+		nP = len(display.Wrap(m.providersEmpty(), max(m.Width()-2, 1)))
 	}
 	// The focused section gets the room; the other keeps a row (three
 	// models, when the models are not focused but there is room).
@@ -61,17 +61,17 @@ func (m *Model) detail(room int) []string {
 		return nil
 	}
 	if miss := m.missing(p.Provider); len(miss) > 0 {
-		d := display.Wrap(missingText(p.Provider, miss, m.configName()), max(m.width-4, 1))
+		d := display.Wrap(missingText(p.Provider, miss, m.configName()), max(m.Width()-4, 1))
 		return d[:min(len(d), room, 2)]
 	}
 	short, long := recovery(p, m.configName())
 	if o, ok := m.outcomes[p.Provider]; ok && o.reason != "" { // what to do now is the failure's
 		short, long = o.word, "The last refresh failed: "+reasonText(o.reason, m.configName())+"."
 	}
-	if m.width < wideFrom {
-		return []string{ansi.Truncate(short, max(m.width-2, 1), "…")}
+	if m.Width() < wideFrom {
+		return []string{ansi.Truncate(short, max(m.Width()-2, 1), "…")}
 	}
-	if d := display.Wrap(long, max(m.width-4, 1)); len(d) <= min(room, 2) && m.height >= 16 {
+	if d := display.Wrap(long, max(m.Width()-4, 1)); len(d) <= min(room, 2) && m.Height() >= 16 {
 		return d
 	}
 	return nil
@@ -120,7 +120,7 @@ func (m *Model) View() string {
 	l := m.layout()
 	var lines []string
 	lines = append(lines, m.title(sectionProviders, "Providers", m.providersNote()))
-	if m.width >= wideFrom {
+	if m.Width() >= wideFrom {
 		lines = append(lines, m.styles.Column.Render(m.header()))
 	}
 	lines = append(lines, m.providerLines(l.providers)...)
@@ -132,7 +132,7 @@ func (m *Model) View() string {
 	lines = append(lines, l.msg...)
 	lines = append(lines, m.footer())
 	for i, s := range lines {
-		lines[i] = ansi.Truncate(s, m.width, "…")
+		lines[i] = ansi.Truncate(s, m.Width(), "…")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -156,7 +156,7 @@ func (m *Model) providersNote() string {
 }
 
 func (m *Model) modelsTitle() string {
-	if p, ok := m.focusedProvider(); ok && m.width >= wideFrom {
+	if p, ok := m.focusedProvider(); ok && m.Width() >= wideFrom {
 		return "Models of " + p.Provider
 	}
 	return "Models"
@@ -175,7 +175,7 @@ func (m *Model) modelsNote() string {
 			sel += " (" + *s.Effort + ")"
 		}
 	}
-	if p, ok := m.focusedProvider(); ok && m.width >= wideFrom {
+	if p, ok := m.focusedProvider(); ok && m.Width() >= wideFrom {
 		if n := m.enabledCount(p.Provider); n != "—" {
 			return n + " enabled · " + sel
 		}
@@ -201,7 +201,7 @@ func (m *Model) homeFile(name string) string {
 
 func (m *Model) emptyLines(text string, h int) []string {
 	var lines []string
-	for _, l := range display.Wrap(text, max(m.width-2, 1)) {
+	for _, l := range display.Wrap(text, max(m.Width()-2, 1)) {
 		lines = append(lines, "  "+m.styles.Dim.Render(l))
 	}
 	if len(lines) > h {
@@ -249,7 +249,7 @@ func (m *Model) msgLines() []string {
 	if bad {
 		st = m.styles.Error
 	}
-	lines := display.Wrap(text, max(m.width, 1))
+	lines := display.Wrap(text, max(m.Width(), 1))
 	if len(lines) > maxMsgLines {
 		lines = lines[:maxMsgLines]
 	}
@@ -261,7 +261,7 @@ func (m *Model) msgLines() []string {
 
 // footer is the work in flight, else the counts and the restart hint.
 func (m *Model) footer() string {
-	spin := m.spin.View() + " "
+	spin := m.Spinner() + " "
 	switch {
 	case m.refresh.running:
 		return spin + fmt.Sprintf("refreshing %s… %s · esc cancels", m.refresh.provider, seconds(m.refresh.elapsed))
@@ -275,7 +275,7 @@ func (m *Model) footer() string {
 		return ""
 	}
 	counts := m.counts()
-	if m.width < wideFrom {
+	if m.Width() < wideFrom {
 		return m.styles.Dim.Render(counts)
 	}
 	return m.styles.Dim.Render(counts + " · space enables a model · R restarts the backend")
