@@ -45,16 +45,16 @@ func (m Model) statusLines() []string {
 	state, errs, rest := m.statusParts()
 	line := func(parts []string) string { return strings.Join(parts, sep) }
 	plain := ansi.Strip(line(append(append([]string(nil), state...), errs...)))
-	if len(errs) == 0 || ansi.StringWidth(plain) <= m.width {
-		return []string{ansi.Truncate(line(append(append(state, errs...), rest...)), m.width, "…")}
+	if len(errs) == 0 || ansi.StringWidth(plain) <= m.Width() {
+		return []string{ansi.Truncate(line(append(append(state, errs...), rest...)), m.Width(), "…")}
 	}
-	lines := []string{ansi.Truncate(line(append(state, rest...)), m.width, "…")}
+	lines := []string{ansi.Truncate(line(append(state, rest...)), m.Width(), "…")}
 	for _, e := range m.errorTexts() {
-		for _, l := range display.Wrap(e, m.width) {
+		for _, l := range display.Wrap(e, m.Width()) {
 			lines = append(lines, m.styles.Error.Render(l))
 		}
 	}
-	return lines[:max(min(len(lines), m.height-2), 1)]
+	return lines[:max(min(len(lines), m.Height()-2), 1)]
 }
 
 // statusParts are the status line's parts: the state, the errors (red)
@@ -68,7 +68,7 @@ func (m Model) statusParts() (state, errs, rest []string) {
 		errs = append(errs, m.styles.Error.Render(e))
 	}
 	if m.state != StateDown && started {
-		rest = append(rest, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))
+		rest = append(rest, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.Gen())))
 	}
 	if m.trust == wire.TrustUntrusted && m.state != StateDown {
 		// The project's .scout/config.toml exists but is not applied: say
@@ -87,7 +87,7 @@ func (m Model) statusParts() (state, errs, rest []string) {
 func (m Model) errorTexts() []string {
 	var out []string
 	if e := m.lastErr; e != "" {
-		if m.state == StateDown && ansi.StringWidth("● down · "+e) > m.width {
+		if m.state == StateDown && ansi.StringWidth("● down · "+e) > m.Width() {
 			e = "press R to restart it"
 		}
 		out = append(out, e)

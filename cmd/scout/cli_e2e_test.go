@@ -76,26 +76,27 @@ func TestSubdirectoryIsTheWorkspace(t *testing.T) {
 
 // TestBrokenConfigIsSaid starts the picker and `scout filter` with a
 // config.toml that is not TOML: the backend serves an empty workspace
-// (docs/protocol.md §5), and both say why instead of looking like an
-// empty project: the picker in red on its status line, wrapped when the
-// terminal is narrow, never cut, and in its empty list; `scout filter`
-// exits 2 with that one line.
+// (docs/protocol.md §10.6.2), and both say why, naming the file by its
+// path, instead of looking like an empty project: the picker in red on its
+// status line, wrapped when the terminal is narrow, never cut, and in its
+// empty list; `scout filter` exits 2 with that one line.
 func TestBrokenConfigIsSaid(t *testing.T) {
 	home := t.TempDir()
 	write(t, filepath.Join(home, "config.toml"), "this is [not toml\n")
 	dir := fixture(t)
 	x := scouttest.StartTmux(t, dir, 200, 12, homeEnv(t, home),
 		`"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
+	named := filepath.Join(home, "config.toml") + ": line 1: not valid TOML"
 	x.WaitScreen("the reason on the status line and in the list", func(s string) bool {
 		joined := strings.Join(strings.Fields(s), " ")
-		return strings.Contains(s, "● not serving · config.toml: line 1: not valid TOML") && strings.Contains(s, "; nothing is listed: fix it, then press R") &&
-			strings.Contains(joined, "nothing can be listed: config.toml: line 1: not valid TOML") && strings.Contains(joined, "then press R to restart the backend")
+		return strings.Contains(joined, "● not serving · "+named) && strings.Contains(joined, "; nothing is listed: fix it, then press R") &&
+			strings.Contains(joined, "nothing can be listed: ") && strings.Contains(joined, "then press R to restart the backend")
 	})
 	if s := x.Screen(false); strings.Contains(s, "ready") || strings.Contains(s, "no files here") {
 		t.Fatalf("an unusable workspace looks like an empty project:\n%s", s)
 	}
 	// The Error style's colour (tui/styles.go), 256-colour in tmux.
-	if !regexp.MustCompile(`\x1b\[[0-9;]*38;5;204m(\x1b\[[0-9;]*m)*config\.toml: line 1`).MatchString(x.Screen(true)) {
+	if !regexp.MustCompile(`\x1b\[[0-9;]*38;5;204m(\x1b\[[0-9;]*m)*[^\x1b]*config\.toml: line 1`).MatchString(x.Screen(true)) {
 		t.Fatalf("the reason is not red:\n%q", x.Screen(true))
 	}
 	// Fixed, and the child restarted with R: the note goes, the files come.
@@ -118,7 +119,7 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 	err := cmd.Run()
 	msg := stderr.String()
 	if exitStatus(err) != 2 || stdout.Len() != 0 || strings.Count(msg, "\n") != 1 ||
-		!strings.HasPrefix(msg, "scout: config.toml: line 1: not valid TOML") || !strings.HasSuffix(msg, "; nothing can be listed until it is fixed\n") {
+		!strings.HasPrefix(msg, "scout: "+named) || !strings.HasSuffix(msg, "; nothing can be listed until it is fixed\n") {
 		t.Fatalf("scout filter: %v, stdout %q, stderr %q: want exit 2 and one line saying why", err, stdout.String(), msg)
 	}
 }
@@ -141,7 +142,7 @@ func TestBrokenConfigIsWrappedOnANarrowTerminal(t *testing.T) {
 func TestSessionsAndProvidersExit130(t *testing.T) {
 	for _, tc := range []struct{ cmd, ready, key string }{
 		{"sessions", "sessions here", "Escape"},
-		{"providers", "Providers · 0", "C-c"},
+		{"providers", "Providers · 2", "C-c"}, // the keyless built-ins
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
 			t.Parallel()

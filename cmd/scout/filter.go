@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/files"
 )
@@ -78,13 +79,16 @@ func snapshotCandidates() (cands []string, closed func(), err error) {
 	res, err := c.ProjectFiles(ctx)
 	done := make(chan struct{})
 	go func() { stop(); close(done) }()
-	closed = func() { <-done; stderr.copyTo(os.Stderr) }
+	closed = func() { <-done; stderr.copyTo(homeFilesNamed(os.Stderr)) }
 	if err != nil {
 		return nil, closed, fmt.Errorf("cannot list the project's files: %s", bridge.Describe(err))
 	}
 	if len(res.Entries) == 0 {
 		<-done // its stderr is complete once it has exited
 		if why := bridge.Unserved(stderr.String()); why != "" {
+			if home, err := config.HomeDir(os.Getenv); err == nil {
+				why = bridge.NameHomeFiles(why, home)
+			}
 			return nil, func() {}, fmt.Errorf("%s; nothing can be listed until it is fixed", why)
 		}
 	}

@@ -20,11 +20,11 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/page"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -47,26 +47,22 @@ type Options struct {
 
 // Model is the Files page.
 type Model struct {
+	page.Base
 	backend bridge.Backend
 	keys    KeyMap
 	styles  Styles
 	paints  rowPaints
 	input   textinput.Model
-	spin    spinner.Model
 	multi   bool
 	dirs    bool        // folders are the candidates
 	stdin   *stdinState // the candidates are lines of input
 
-	isDark, noColor bool
-	width, height   int
-	previewPref     previewPref
+	previewPref previewPref
 
 	// epoch counts clears (invalidation, restart): replies of listings and
 	// previews made in an earlier epoch are dropped.
 	epoch   int
-	gen     int64 // newest generation seen
-	canList bool  // project.list and project.read were negotiated
-	down    bool  // the backend child is dead
+	canList bool // project.list and project.read were negotiated
 	// unserved says why the backend serves nothing of the workspace (a
 	// broken config.toml), so the empty list is not taken for a project.
 	unserved string
@@ -98,14 +94,12 @@ func New(opts Options) *Model {
 	in.CursorEnd()
 	_ = in.Focus()
 	m := &Model{
+		Base:    page.New(opts.Backend),
 		backend: opts.Backend,
 		keys:    DefaultKeyMap(opts.Multi),
 		input:   in,
-		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		multi:   opts.Multi,
 		dirs:    opts.Dirs,
-		isDark:  true,
-		gen:     opts.Backend.Init().Workspace.Generation,
 		canList: bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
 		folders: map[string]*folder{},
 		lazy:    map[string]bool{},
@@ -120,10 +114,9 @@ func New(opts Options) *Model {
 }
 
 func (m *Model) restyle() {
-	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.styles = DefaultStyles(m.IsDark(), m.NoColor())
 	m.paints = m.styles.paints()
 	m.input.SetStyles(m.styles.Input)
-	m.spin.Style = m.styles.Spinner
 }
 
 // Title implements tui.Page.
@@ -152,7 +145,7 @@ func (m *Model) Keys() help.KeyMap {
 // Init implements tui.Page: the first scan, or the first lines of input.
 func (m *Model) Init() tea.Cmd {
 	if m.stdin != nil {
-		return tea.Batch(m.listenLines(), m.spin.Tick)
+		return tea.Batch(m.listenLines(), m.Spin())
 	}
 	return m.startScan()
 }
@@ -162,29 +155,19 @@ func (m *Model) Query() string { return m.input.Value() }
 
 // Update implements tui.Page.
 func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
-	switch msg := msg.(type) {
+	switch msg := m.Observe(msg).(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
 		return m, m.edit(msg)
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(max(m.width-len(m.input.Prompt)-countWidth, 1))
+		m.input.SetWidth(max(m.Width()-len(m.input.Prompt)-countWidth, 1))
 		return m, m.moved()
-	case tea.BackgroundColorMsg:
-		m.isDark = msg.IsDark()
-		m.restyle()
-		return m, m.colourPreview()
-	case tea.ColorProfileMsg:
-		m.noColor = msg.Profile <= colorprofile.ASCII
+	case page.RestyleMsg:
 		m.restyle()
 		return m, m.colourPreview()
 	case spinner.TickMsg:
-		if m.scan.running || m.reading() {
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			return m, cmd
-		}
+		return m, m.Turn(msg, m.scan.running || m.reading())
 	case scanMsg:
 		return m, m.handleScan(msg)
 	case scanRetryMsg:
@@ -205,18 +188,13 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		m.handleColour(msg)
 	case lazyMsg:
 		return m, m.handleLazy(msg)
-	case bridge.InvalidatedMsg:
-		if msg.Generation > m.gen {
-			m.gen = msg.Generation
-			return m, m.reset()
-		}
+	case bridge.InvalidatedMsg: // of a newer generation
+		return m, m.reset()
 	case bridge.RestartedMsg:
-		m.down, m.unserved = false, ""
-		m.gen = msg.Init.Workspace.Generation
+		m.unserved = ""
 		m.canList = bridge.Negotiated(m.backend, wire.MethodProjectList, wire.MethodProjectRead)
 		return m, m.reset()
 	case bridge.DownMsg:
-		m.down = true
 		m.cancelWork()
 	case bridge.DiagnosticMsg:
 		if msg.Unserved {
@@ -320,7 +298,7 @@ func (m *Model) rescan() tea.Cmd {
 	if m.stdin != nil {
 		return nil // input is read once
 	}
-	if m.down {
+	if m.Down() {
 		return tui.ReportError(&bridgeDown{})
 	}
 	m.dropListings()

@@ -34,11 +34,11 @@ type colourMsg struct {
 // and it is not highlighted for the current background yet.
 func (m *Model) colourPreview() tea.Cmd {
 	p := &m.preview
-	if m.noColor || !p.file || len(p.lines) == 0 || !highlight.Supported(p.target) {
+	if m.NoColor() || !p.file || len(p.lines) == 0 || !highlight.Supported(p.target) {
 		p.colour = colouring{}
 		return nil
 	}
-	if p.colour.lines != nil && p.colour.dark == m.isDark {
+	if p.colour.lines != nil && p.colour.dark == m.IsDark() {
 		return nil
 	}
 	if p.colour.cancel != nil {
@@ -46,7 +46,7 @@ func (m *Model) colourPreview() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.colour.cancel, p.colour.pending = cancel, true
-	rev, dark, name, lines := p.rev, m.isDark, p.target, p.lines
+	rev, dark, name, lines := p.rev, m.IsDark(), p.target, p.lines
 	return func() tea.Msg {
 		defer cancel()
 		out, err := highlight.Lines(ctx, name, lines, dark)
@@ -59,7 +59,7 @@ func (m *Model) colourPreview() tea.Cmd {
 
 func (m *Model) handleColour(msg colourMsg) {
 	p := &m.preview
-	if msg.rev != p.rev || msg.dark != m.isDark || m.noColor || !p.colour.pending {
+	if msg.rev != p.rev || msg.dark != m.IsDark() || m.NoColor() || !p.colour.pending {
 		return // an older file or background: a newer colouring is on its way
 	}
 	p.colour.pending = false
