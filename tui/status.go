@@ -9,7 +9,6 @@ import (
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
-	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // unservedHint follows why the backend serves nothing: what to do.
@@ -50,7 +49,7 @@ func (m Model) statusLines() []string {
 	}
 	lines := []string{ansi.Truncate(line(append(state, rest...)), m.Width(), "…")}
 	for _, e := range m.errorTexts() {
-		for _, l := range display.Wrap(e, m.Width()) {
+		for _, l := range wrapWhole(e, m.Width()) {
 			lines = append(lines, m.styles.Error.Render(l))
 		}
 	}
@@ -96,4 +95,10 @@ func (m Model) errorTexts() []string {
 		out = append(out, m.note)
 	}
 	return out
+}
+
+// wrapWhole wraps text at spaces into lines of at most w cells, breaking
+// a word longer than a line (a path) rather than cutting it.
+func wrapWhole(text string, w int) []string {
+	return strings.Split(ansi.Wrap(text, max(w, 1), ""), "\n")
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -142,7 +141,7 @@ func (m *Model) listLines(w int) []string {
 	lines := make([]string, 0, h)
 	if m.rowCount() == 0 {
 		// Wrapped, never cut: it may be the reason nothing is listed.
-		for _, l := range display.Wrap(m.emptyText(), max(w-2, 1)) {
+		for _, l := range strings.Split(ansi.Wrap(m.emptyText(), max(w-2, 1), ""), "\n") {
 			lines = append(lines, "  "+m.styles.Empty.Render(l))
 		}
 	}
