@@ -86,8 +86,7 @@ func stdinRun(b *testing.B, data []byte, query string) (first, all, allCPU time.
 	settle(m, []tea.Msg{tea.WindowSizeMsg{Width: 120, Height: 40}})
 	msgs := make(chan tea.Msg, 64)
 	inFlight := 0
-	var launch func(tea.Cmd)
-	launch = func(cmd tea.Cmd) {
+	launch := func(cmd tea.Cmd) {
 		if cmd == nil {
 			return
 		}
