@@ -9,28 +9,13 @@ import (
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
-// promptShells start each shell with the bindings loaded and a prompt
+// promptShells are the interactive shells of shell_test.go with a prompt
 // that names the current directory ("[name] $ "), so a redrawn prompt
 // shows where Alt-C went.
 var promptShells = map[string]string{
-	"bash": `cat > "$OUTDIR/rc" <<'RC'
-PS1='[\W] $ '
-HISTFILE=/dev/null
-eval "$("$SCOUT" shell bash)"
-RC
-exec bash --noprofile --rcfile "$OUTDIR/rc" -i`,
-	"zsh": `cat > "$OUTDIR/.zshrc" <<'RC'
-PS1='[%1~] $ '
-bindkey -e
-eval "$("$SCOUT" shell zsh)"
-RC
-ZDOTDIR="$OUTDIR" exec zsh -i`,
-	"fish": `mkdir -p "$OUTDIR/fish/generated_completions" && cat > "$OUTDIR/fish/config.fish" <<'RC'
-function fish_prompt; echo -n '['(basename $PWD)'] $ '; end
-set -g fish_greeting
-"$SCOUT" shell fish | source
-RC
-XDG_CONFIG_HOME="$OUTDIR" XDG_DATA_HOME="$OUTDIR" exec fish -i`,
+	"bash": strings.Replace(interactive["bash"], `PS1='$ '`, `PS1='[\W] $ '`, 1),
+	"zsh":  strings.Replace(interactive["zsh"], `PS1='$ '`, `PS1='[%1~] $ '`, 1),
+	"fish": strings.Replace(interactive["fish"], `echo -n '$ '`, `echo -n '['(basename $PWD)'] $ '`, 1),
 }
 
 // TestAltCChangesIntoAPickedFolder presses Alt-C in each shell with a
