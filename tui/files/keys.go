@@ -43,10 +43,11 @@ func DefaultKeyMap(multi bool) KeyMap {
 		Rescan:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "rescan")),
 		Preview:  key.NewBinding(key.WithKeys("alt+p"), key.WithHelp("alt+p", "toggle preview")),
 
+		// Help lists each pair once, under the first of it.
 		PreviewUp:       key.NewBinding(key.WithKeys("shift+up"), key.WithHelp("shift+↑/↓", "scroll preview")),
-		PreviewDown:     key.NewBinding(key.WithKeys("shift+down"), key.WithHelp("shift+↓", "scroll preview down")),
+		PreviewDown:     key.NewBinding(key.WithKeys("shift+down"), key.WithHelp("shift+↑/↓", "scroll preview")),
 		PreviewPageUp:   key.NewBinding(key.WithKeys("shift+pgup"), key.WithHelp("shift+pgup/pgdn", "page preview")),
-		PreviewPageDown: key.NewBinding(key.WithKeys("shift+pgdown"), key.WithHelp("shift+pgdn", "preview page down")),
+		PreviewPageDown: key.NewBinding(key.WithKeys("shift+pgdown"), key.WithHelp("shift+pgup/pgdn", "page preview")),
 	}
 	k.Mark.SetEnabled(multi)
 	k.MarkUp.SetEnabled(multi)
@@ -62,7 +63,6 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, tui.LineEditHelp("edit the query")},
-		{k.Expand, k.Collapse, k.Mark, k.MarkUp, k.Accept, k.Rescan, k.Preview},
-		{k.PreviewUp, k.PreviewPageUp},
+		{k.Expand, k.Collapse, k.Mark, k.MarkUp, k.Accept, k.Rescan, k.Preview, k.PreviewUp, k.PreviewPageUp},
 	}
 }
