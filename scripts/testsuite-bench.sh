@@ -11,7 +11,7 @@
 # shared build there): both sides build from the same warm Go build cache,
 # which is the cost of a run after any source change. CPU is user+system of
 # the go command and everything it ran. A side that fails prints FAIL and its
-# last lines; its times still count.
+# failures; its times still count.
 #
 # A checkout of the "before" side, e.g.:
 #   mkdir /tmp/before && git archive main | tar -x -C /tmp/before
@@ -37,9 +37,11 @@ for ((r = 1; r <= rounds; r++)); do
     /usr/bin/time -f '%U %S' -o "$tmp.cpu" \
       env TMPDIR="$tmp" go -C "${sides[$i]}" test -race -count=1 "${pkgs[@]}" >"$log" 2>&1 || status=FAIL
     wall=$(echo "$(date +%s.%N) - $start" | bc)
-    cpu=$(awk '{print $1 + $2}' "$tmp.cpu")
+    cpu=$(tail -1 "$tmp.cpu" | awk '{print $1 + $2}') # after "Command exited with ..."
     printf 'round %d side %s: wall %6.1f s  cpu %6.1f s  %s\n' "$r" "$i" "$wall" "$cpu" "$status"
-    [ "$status" = ok ] || tail -5 "$log"
+    if [ "$status" != ok ]; then
+      grep -E '^(--- FAIL|FAIL|panic:)|_test\.go:[0-9]+:' "$log" | head -20 || true
+    fi
     echo "$i $wall $cpu" >>"$results"
     rm -rf "$tmp" "$tmp.cpu" "$log"
   done
