@@ -31,6 +31,7 @@ echo "packages: ${pkgs[*]}"
 for ((r = 1; r <= rounds; r++)); do
   for i in 0 1; do
     tmp=$(mktemp -d)
+    chmod 755 "$tmp" # as /tmp is: unprivileged runs (internal/asuser) reach their files
     log="$tmp.log"
     start=$(date +%s.%N)
     status=ok
