@@ -4,6 +4,7 @@
 # both sides see the same load, and prints every run and the medians.
 #
 #   scripts/testsuite-bench.sh BEFORE_DIR AFTER_DIR [ROUNDS [PACKAGE...]]
+#   RUN='^TestA$|^TestB$' scripts/testsuite-bench.sh ...   # only these tests
 #
 # ROUNDS defaults to 3; the packages default to the ones that drive the real
 # binary most. Each run gets a fresh, empty TMPDIR (removed afterwards), so no
@@ -17,7 +18,7 @@
 #   mkdir /tmp/before && git archive main | tar -x -C /tmp/before
 set -euo pipefail
 
-[ $# -ge 2 ] || { sed -n 2,17p "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,18p "$0"; exit 2; }
 sides=("$(cd "$1" && pwd)" "$(cd "$2" && pwd)")
 rounds=${3:-3}
 shift $(( $# < 3 ? $# : 3 ))
@@ -27,7 +28,7 @@ pkgs=("$@")
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 echo "load: $(uptime)"
-echo "packages: ${pkgs[*]}"
+echo "packages: ${pkgs[*]}${RUN:+ (-run $RUN)}"
 for ((r = 1; r <= rounds; r++)); do
   for i in 0 1; do
     tmp=$(mktemp -d)
@@ -36,7 +37,7 @@ for ((r = 1; r <= rounds; r++)); do
     start=$(date +%s.%N)
     status=ok
     /usr/bin/time -f '%U %S' -o "$tmp.cpu" \
-      env TMPDIR="$tmp" go -C "${sides[$i]}" test -race -count=1 "${pkgs[@]}" >"$log" 2>&1 || status=FAIL
+      env TMPDIR="$tmp" go -C "${sides[$i]}" test -race -count=1 ${RUN:+-run "$RUN"} "${pkgs[@]}" >"$log" 2>&1 || status=FAIL
     wall=$(echo "$(date +%s.%N) - $start" | bc)
     cpu=$(tail -1 "$tmp.cpu" | awk '{print $1 + $2}') # after "Command exited with ..."
     printf 'round %d side %s: wall %6.1f s  cpu %6.1f s  %s\n' "$r" "$i" "$wall" "$cpu" "$status"
