@@ -384,7 +384,7 @@ func TestUnreadableWorkspaceRoot(t *testing.T) {
 	if !strings.Contains(string(r.raw), `"entries":[]`) {
 		t.Errorf("entries is not []: %s", r.raw)
 	}
-	if stderr := awaitStderr(p, "scout backend:"); !strings.Contains(stderr, "scout backend:") || strings.Contains(stderr, dir) {
+	if stderr := p.AwaitStderr("scout backend:"); !strings.Contains(stderr, "scout backend:") || strings.Contains(stderr, dir) {
 		t.Errorf("stderr: %q", stderr)
 	}
 }
@@ -624,7 +624,7 @@ func TestTrustedFileThatNoLongerValidates(t *testing.T) {
 	if r.has("private/notes.txt") || r.has("keys/local-token.json") || !r.has("keys/other.txt") {
 		t.Errorf("snapshot: %q", r.paths())
 	}
-	if stderr := awaitStderr(p2, "not applied"); !strings.Contains(stderr, "not applied") {
+	if stderr := p2.AwaitStderr("not applied"); !strings.Contains(stderr, "not applied") {
 		t.Errorf("stderr: %q", stderr)
 	}
 }
@@ -786,7 +786,7 @@ func TestTrustProviderIDCollision(t *testing.T) {
 	if m := p.Call(wire.MethodWorkspaceTrust, map[string]any{}); m.Code() != wire.CodeTrustFailed {
 		t.Fatalf("trust: %s", m.Raw)
 	}
-	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(awaitStderr(p, want), want) {
+	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(p.AwaitStderr(want), want) {
 		t.Errorf("stderr %q does not name %q", p.Stderr(), want)
 	}
 	if r := scanFiles(t, p, dir); r.has("keys/local-token.json") || !r.has("keys/other.txt") {
@@ -854,7 +854,7 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 	if len(r.Entries) != 0 {
 		t.Fatalf("broken config.toml: %q", r.paths())
 	}
-	if stderr := awaitStderr(p, "config.toml: files.respect: unknown key"); !strings.Contains(stderr, "config.toml: files.respect: unknown key") || strings.Contains(stderr, home) {
+	if stderr := p.AwaitStderr("config.toml: files.respect: unknown key"); !strings.Contains(stderr, "config.toml: files.respect: unknown key") || strings.Contains(stderr, home) {
 		t.Fatalf("stderr: %q", p.Stderr())
 	}
 }
@@ -877,23 +877,9 @@ func TestBrokenUserConfigNamesTheKey(t *testing.T) {
 			if r := scanFiles(t, p, dir); len(r.Entries) != 0 {
 				t.Errorf("broken config.toml: %q", r.paths())
 			}
-			if want := "config.toml: providers[1].enabled_models: "; !strings.Contains(awaitStderr(p, want), want) {
+			if want := "config.toml: providers[1].enabled_models: "; !strings.Contains(p.AwaitStderr(want), want) {
 				t.Errorf("stderr: %q", p.Stderr())
 			}
 		})
-	}
-}
-
-// awaitStderr returns the backend's stderr once it holds want, or what it
-// holds after the harness's timeout: stderr is read on its own pipe, so a
-// line written before a response may reach the test after it.
-func awaitStderr(p *scouttest.Proc, want string) string {
-	deadline := time.Now().Add(scouttest.DefaultTimeout)
-	for {
-		stderr := p.Stderr()
-		if strings.Contains(stderr, want) || time.Now().After(deadline) {
-			return stderr
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -352,8 +352,7 @@ func TestALateReplyOfAnAbandonedScanIsDropped(t *testing.T) {
 	h.complete()
 	close(late)
 	<-answered
-	frames := 0
-	f := h.Wait("a few frames after scan 1's answer", func(pagetest.Frame) bool { frames++; return frames > 20 })
+	f := h.WaitMsg("scan 1's answer", func(msg tea.Msg) bool { return strings.Contains(fmt.Sprintf("%#v", msg), "s-stale") })
 	if slices.Contains(st(f).rows, "s-stale") || len(st(f).rows) != len(fixture) {
 		t.Fatalf("rows %q: the abandoned scan's reply was shown", st(f).rows)
 	}
