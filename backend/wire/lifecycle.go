@@ -39,7 +39,7 @@ const (
 // AllCapabilities is every capability of PROTOCOL.md in its canonical order;
 // the backend offers the subset it implements, in this order.
 var AllCapabilities = []string{
-	MethodProjectFiles, MethodProjectList, MethodProjectRead, MethodWorkspaceTrust,
+	MethodProjectFiles, MethodProjectIndex, MethodProjectList, MethodProjectRead, MethodWorkspaceTrust,
 	MethodSessionList, MethodSessionDiscover, MethodSessionOpen, MethodSessionNew,
 	MethodModelCatalog, MethodModelCatalogStatus, MethodModelRefresh, MethodModelSelect,
 	MethodCancel,
@@ -155,6 +155,7 @@ type Extensions struct {
 	SessionDiscover *DiscoverExtension `json:"session.discover,omitzero"`
 	ModelRefresh    *RefreshExtension  `json:"model.refresh,omitzero"`
 	ProjectFiles    *FilesExtension    `json:"project.files,omitzero"`
+	ProjectIndex    *IndexExtension    `json:"project.index,omitzero"`
 	ProjectList     *ListExtension     `json:"project.list,omitzero"`
 }
 
