@@ -8,8 +8,20 @@ import (
 	"github.com/scoutdev/scout/internal/testhome"
 )
 
-// TestMain fails the package's tests if any goroutine outlives them.
+// TestMain fails the package's tests if any goroutine outlives them, and
+// removes the fixtures the package's tests share (cleanups).
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(withCleanups{m})
+}
+
+type withCleanups struct{ m *testing.M }
+
+func (w withCleanups) Run() int {
+	defer func() {
+		for _, c := range cleanups {
+			c()
+		}
+	}()
+	return w.m.Run()
 }
