@@ -9,12 +9,12 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/internal/asuser"
 	"github.com/scoutdev/scout/internal/makefs"
 	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/internal/testhome"
 )
 
 // Black-box tests of project.index against the real binary: the whole
@@ -289,7 +289,7 @@ func makeBigTree() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cleanups = append(cleanups, func() { os.Chmod(filepath.Join(dir, "locked"), 0o755); os.RemoveAll(dir) })
+	testhome.AtExit(func() { os.Chmod(filepath.Join(dir, "locked"), 0o755); os.RemoveAll(dir) })
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -335,97 +335,6 @@ func bigTreePaths() []string {
 	return fx
 }
 
-// cleanups run when the test process ends (TestMain).
-var cleanups []func()
-
-// visibleFiles is the test's own walk of dir: the files git lists as
-// untracked and not ignored (git applies the ignore rules), less what §4
-// hides besides (symlinks and special files, unsafe names, protected
-// names, noise) and the contents of the directories the backend cannot
-// read. It is git's walk plus the rules written out here, not the
-// backend's policy.
-func visibleFiles(t *testing.T, dir string, unreadable ...string) []string {
-	t.Helper()
-	var out []string
-	for _, f := range gitListedIn(t, dir) {
-		if visibleByRules(dir, f, unreadable) {
-			out = append(out, f)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func visibleByRules(dir, path string, unreadable []string) bool {
-	for _, u := range unreadable {
-		if strings.HasPrefix(path, u+"/") {
-			return false
-		}
-	}
-	if len(path) > 4096 || strings.Count(path, "/") >= 64 {
-		return false
-	}
-	for _, comp := range strings.Split(path, "/") {
-		if !safeName(comp) || credentialName(comp) || noiseName(comp) {
-			return false
-		}
-	}
-	st, err := os.Lstat(filepath.Join(dir, path))
-	return err == nil && st.Mode().IsRegular()
-}
-
-// safeName is §4.2 written out: valid UTF-8, at most 255 bytes, no C0,
-// DEL or C1 control, no bidirectional formatting character, no backslash.
-func safeName(name string) bool {
-	if !utf8.ValidString(name) || len(name) > 255 || name == "" {
-		return false
-	}
-	for _, r := range name {
-		switch {
-		case r < 0x20, r >= 0x7f && r <= 0x9f, r == '\\', r == 0x061c, r == 0x200e, r == 0x200f,
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return false
-		}
-	}
-	return true
-}
-
-// credentialName is §4.3's built-in list, without regard to ASCII case.
-func credentialName(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
-	case ".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker":
-		return true
-	case ".env.example", ".env.sample", ".env.template":
-		return false
-	}
-	for _, s := range []string{".pem", ".key", ".p12", ".pfx", ".keystore"} {
-		if strings.HasSuffix(n, s) {
-			return true
-		}
-	}
-	for _, p := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".env."} {
-		if strings.HasPrefix(n, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func noiseName(name string) bool {
-	return slices.Contains([]string{".git", ".hg", ".svn", ".jj", "node_modules"}, name)
-}
-
-// gitListedIn is gitListed for a directory that may already hold a .git
-// directory of the fixture's (a noise entry): git init adopts it.
-func gitListedIn(t *testing.T, dir string) []string {
-	t.Helper()
-	gitOnce.Do(func() { gitInit(t, dir) })
-	return gitListed(t, dir)
-}
-
-var gitOnce sync.Once
-
 func filesOf(entries []wire.FileEntry) []string {
 	var out []string
 	for _, e := range entries {
@@ -450,7 +359,7 @@ func filesOf(entries []wire.FileEntry) []string {
 func TestIndexWholeTree(t *testing.T) {
 	t.Parallel()
 	dir := bigTree(t)
-	want := visibleFiles(t, dir, "locked")
+	want := scouttest.VisibleFiles(t, dir, "locked")
 	if len(want) < bigTreeFiles {
 		t.Fatalf("the oracle sees %d files", len(want))
 	}

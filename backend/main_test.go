@@ -9,19 +9,8 @@ import (
 )
 
 // TestMain fails the package's tests if any goroutine outlives them, and
-// removes the fixtures the package's tests share (cleanups).
+// removes the fixtures its tests share (testhome.AtExit).
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	goleak.VerifyTestMain(withCleanups{m})
-}
-
-type withCleanups struct{ m *testing.M }
-
-func (w withCleanups) Run() int {
-	defer func() {
-		for _, c := range cleanups {
-			c()
-		}
-	}()
-	return w.m.Run()
+	goleak.VerifyTestMain(testhome.Wrap(m))
 }

@@ -1,0 +1,132 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui/bridge"
+)
+
+// The snapshot (project.files) is at most 10,000 entries; when it is
+// truncated the rest of the tree comes from project.index, page by page.
+// This file holds what the picker and `scout filter` share: the client's
+// ceiling on what it holds, and the merge of a page into what is already
+// known (the snapshot's paths are the only ones a walk can repeat: the
+// walk lists every entry once).
+
+// DefaultMaxIndexed is the client ceiling on the entries held (snapshot
+// and index together) when neither --max-indexed nor SCOUT_MAX_INDEXED
+// says otherwise.
+const DefaultMaxIndexed = 2_000_000
+
+// MaxIndexedEnv names the environment variable of the ceiling.
+const MaxIndexedEnv = "SCOUT_MAX_INDEXED"
+
+// MaxIndexed returns the ceiling: flag when it was given (flagSet), else
+// SCOUT_MAX_INDEXED when set, else DefaultMaxIndexed. 0 means the
+// snapshot alone: the index is not followed.
+func MaxIndexed(flag int, flagSet bool) (int, error) {
+	if flagSet {
+		if flag < 0 {
+			return 0, errors.New("--max-indexed must be 0 or more")
+		}
+		return flag, nil
+	}
+	v, ok := os.LookupEnv(MaxIndexedEnv)
+	if !ok || v == "" {
+		return DefaultMaxIndexed, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s must be a whole number, 0 or more", MaxIndexedEnv)
+	}
+	return n, nil
+}
+
+// CeilingNote is what the picker and `scout filter` say when the ceiling
+// stopped the index: one line.
+func CeilingNote(ceiling int) string {
+	return fmt.Sprintf("stopped indexing at the --max-indexed ceiling of %s entries: files beyond it are not searched", groupDigits(ceiling))
+}
+
+// groupDigits writes n with commas between groups of three digits.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// merger merges index pages into what a snapshot holds, under the
+// ceiling.
+type merger struct {
+	snapshot map[string]struct{} // the snapshot's paths
+	held     int                 // entries held: the snapshot's and merged
+	ceiling  int
+	stopped  bool // the ceiling was reached
+}
+
+func newMerger(snapshot []wire.FileEntry, ceiling int) *merger {
+	m := &merger{snapshot: make(map[string]struct{}, len(snapshot)), held: len(snapshot), ceiling: ceiling}
+	for _, e := range snapshot {
+		m.snapshot[e.Path] = struct{}{}
+	}
+	m.stopped = m.held >= ceiling
+	return m
+}
+
+// merge returns the entries of page that the snapshot does not hold, cut
+// at the ceiling (stopped then says so).
+func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
+	fresh := page[:0:0]
+	for _, e := range page {
+		if _, dup := m.snapshot[e.Path]; dup {
+			continue
+		}
+		if m.held >= m.ceiling {
+			m.stopped = true
+			break
+		}
+		fresh = append(fresh, e)
+		m.held++
+	}
+	return fresh
+}
+
+// Complete is what `scout filter` searches: the snapshot's files and,
+// when the snapshot is truncated and the backend offers project.index,
+// every other file of the tree, in the order they were found, up to
+// ceiling entries held. stopped says that the ceiling cut the walk short.
+func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []string, stopped bool, err error) {
+	snap, err := b.ProjectFiles(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	cands = Candidates(snap.Entries)
+	if !snap.Truncated || !bridge.Negotiated(b, wire.MethodProjectIndex) {
+		return cands, false, nil
+	}
+	m := newMerger(snap.Entries, ceiling)
+	var cursor *string
+	for !m.stopped {
+		page, err := b.ProjectIndex(ctx, cursor)
+		if err != nil {
+			return nil, false, err
+		}
+		if page.Generation != snap.Generation {
+			return nil, false, errors.New("the workspace policy changed while the project was indexed")
+		}
+		cands = append(cands, Candidates(m.merge(page.Entries))...)
+		if page.Complete {
+			break
+		}
+		cursor = page.Cursor
+	}
+	return cands, m.stopped, nil
+}
