@@ -65,7 +65,7 @@ func lines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// TestFilterListsEveryVisibleFile: `scout filter ”` prints exactly the
+// TestFilterListsEveryVisibleFile: `scout filter` with an empty query prints exactly the
 // files a walk applying the policy's rules finds (git's ignore rules,
 // then §4's), far more than one snapshot holds.
 func TestFilterListsEveryVisibleFile(t *testing.T) {
