@@ -28,15 +28,26 @@ const (
 
 // pickFlags are the Files picker's flags.
 type pickFlags struct {
-	query  string
-	multi  bool
-	print0 bool
+	query      string
+	multi      bool
+	print0     bool
+	maxIndexed int
 }
 
 func (f *pickFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.query, "query", "q", "", "start with this query")
 	cmd.Flags().BoolVarP(&f.multi, "multi", "m", false, "let Tab mark several files")
 	cmd.Flags().BoolVar(&f.print0, "print0", false, "end each chosen path with NUL instead of a newline")
+	cmd.Flags().IntVar(&f.maxIndexed, "max-indexed", files.DefaultMaxIndexed, "hold at most N entries of the project (also "+files.MaxIndexedEnv+"; 0: the first snapshot only)")
+}
+
+// ceiling is the picker's --max-indexed as files.Options wants it.
+func (f *pickFlags) ceiling(cmd *cobra.Command) (int, error) {
+	n, err := files.MaxIndexed(f.maxIndexed, cmd.Flags().Changed("max-indexed"))
+	if n == 0 {
+		n = -1 // the snapshot alone
+	}
+	return n, err
 }
 
 func newFilesCmd() *cobra.Command {
@@ -72,6 +83,10 @@ var tabCapabilities = [...][]string{tabFiles: nil, tabSessions: bridge.Sessions,
 // runPicker runs the picker with its three tabs, opened on tab, and
 // prints what it ended with: chosen paths, or a session's id.
 func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
+	ceiling, err := f.ceiling(cmd)
+	if err != nil {
+		return err
+	}
 	in, out, err := tea.OpenTTY()
 	if err != nil {
 		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
@@ -85,7 +100,7 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 		return err
 	}
 	defer stop()
-	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
+	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, MaxIndexed: ceiling})
 	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page), Diagnostics: diags})
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {

@@ -34,6 +34,10 @@ type Options struct {
 	Query string
 	// Multi lets Tab mark several files.
 	Multi bool
+	// MaxIndexed is the ceiling on the entries held when a truncated
+	// snapshot is extended by project.index (--max-indexed): 0 means
+	// DefaultMaxIndexed, a negative value the snapshot alone.
+	MaxIndexed int
 }
 
 // Model is the Files page.
@@ -63,6 +67,9 @@ type Model struct {
 	folders map[string]*folder // project.list cache for this epoch
 	lazy    map[string]bool    // folders of a truncated snapshot listed lazily
 	extra   []wire.FileEntry   // entries those listings added
+
+	idx        indexing // the walk extending a truncated snapshot (indexing.go)
+	maxIndexed int
 
 	rank          rankState
 	cursor        int
@@ -96,6 +103,12 @@ func New(opts Options) *Model {
 		lazy:    map[string]bool{},
 		marked:  map[string]bool{},
 		rank:    rankState{k: rankWindow},
+	}
+	switch {
+	case opts.MaxIndexed == 0:
+		m.maxIndexed = DefaultMaxIndexed
+	case opts.MaxIndexed > 0:
+		m.maxIndexed = opts.MaxIndexed
 	}
 	m.restyle()
 	return m
@@ -146,7 +159,7 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		m.noColor = msg.Profile <= colorprofile.ASCII
 		m.restyle()
 	case spinner.TickMsg:
-		if m.scan.running {
+		if m.scan.running || m.indexingNow() {
 			var cmd tea.Cmd
 			m.spin, cmd = m.spin.Update(msg)
 			return m, cmd
@@ -159,6 +172,16 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		}
 	case rankMsg:
 		return m, m.handleRank(msg)
+	case indexMsg:
+		return m, m.handleIndex(msg)
+	case indexRetryMsg:
+		return m, m.handleIndexRetry(msg)
+	case rerankMsg:
+		return m, m.handleRerank(msg)
+	case treeMsg:
+		return m, m.handleTree(msg)
+	case treeTickMsg:
+		return m, m.handleTreeTick(msg)
 	case previewTickMsg:
 		return m, m.handlePreviewTick(msg)
 	case previewMsg:
@@ -197,14 +220,16 @@ func (m *Model) reset() tea.Cmd {
 	return m.startScan()
 }
 
-// cancelWork abandons the scan, ranking and preview in flight.
+// cancelWork abandons the scan, index walk, ranking and preview in
+// flight.
 func (m *Model) cancelWork() {
 	for _, c := range []context.CancelFunc{m.scan.cancel, m.rank.cancel, m.preview.cancel} {
 		if c != nil {
 			c()
 		}
 	}
-	m.scan.running = false
+	m.scan.running, m.rank.inflight = false, false
+	m.stopIndex()
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {

@@ -2,6 +2,7 @@ package bridgetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -11,7 +12,8 @@ import (
 )
 
 // IndexFunc answers project.index call number n (1-based) in place of the
-// default answer def; it may block on ctx.
+// default answer def (err: the default error); it may block on ctx. An
+// answer of busy leaves the walk as it was, as the backend's does.
 type IndexFunc func(ctx context.Context, n int, def wire.ProjectIndexResult, err error) (wire.ProjectIndexResult, error)
 
 // indexState is the fake's one walk: its entries in breadth-first order,
@@ -37,6 +39,7 @@ func (f *Fake) SetIndex(fn IndexFunc) {
 func (f *Fake) ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error) {
 	f.mu.Lock()
 	n, gen, err := f.beginLocked(wire.MethodProjectIndex)
+	before := f.index
 	var def wire.ProjectIndexResult
 	if err == nil {
 		def, err = f.indexPageLocked(gen, cursor)
@@ -44,7 +47,14 @@ func (f *Fake) ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIn
 	fn := f.index.fn
 	f.mu.Unlock()
 	if fn != nil {
-		return fn(ctx, n, def, err)
+		res, err := fn(ctx, n, def, err)
+		if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == wire.CodeBusy {
+			// Refused before admission: the cursor was not used up.
+			f.mu.Lock()
+			f.index = before
+			f.mu.Unlock()
+		}
+		return res, err
 	}
 	if err == nil {
 		err = ctx.Err()
