@@ -17,11 +17,11 @@ const rankWindow = 100
 
 // rankState is the ranking shown and the one in flight.
 type rankState struct {
-	rev    int // the ranking wanted
+	rev      int  // the ranking wanted
 	k        int  // its window
 	inflight bool // the ranking wanted is being computed
 	cancel   context.CancelFunc
-	res    *rankView // the ranking shown
+	res      *rankView // the ranking shown
 }
 
 // rankView is one finished ranking: which snapshot, which query.
