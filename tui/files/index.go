@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
@@ -103,6 +104,8 @@ func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
 // when the snapshot is truncated and the backend offers project.index,
 // every other file of the tree, in the order they were found, up to
 // ceiling entries held. stopped says that the ceiling cut the walk short.
+// The next page is asked for as soon as a page is in, so the backend walks
+// on while this process merges.
 func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []string, stopped bool, err error) {
 	snap, err := b.ProjectFiles(ctx)
 	if err != nil {
@@ -112,21 +115,47 @@ func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []strin
 	if !snap.Truncated || !bridge.Negotiated(b, wire.MethodProjectIndex) {
 		return cands, false, nil
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a page asked for past the ceiling
 	m := newMerger(snap.Entries, ceiling)
-	var cursor *string
+	next := fetchPage(ctx, b, nil, 0)
 	for !m.stopped {
-		page, err := b.ProjectIndex(ctx, cursor)
-		if err != nil {
-			return nil, false, err
+		got := <-next
+		if got.err != nil {
+			return nil, false, got.err
 		}
-		if page.Generation != snap.Generation {
+		if got.page.Generation != snap.Generation {
 			return nil, false, errors.New("the workspace policy changed while the project was indexed")
 		}
-		cands = append(cands, Candidates(m.merge(page.Entries))...)
-		if page.Complete {
+		if !got.page.Complete {
+			next = fetchPage(ctx, b, got.page.Cursor, 0)
+		}
+		cands = append(cands, Candidates(m.merge(got.page.Entries))...)
+		if got.page.Complete {
 			break
 		}
-		cursor = page.Cursor
 	}
 	return cands, m.stopped, nil
+}
+
+// fetched is one project.index answer.
+type fetched struct {
+	page wire.ProjectIndexResult
+	err  error
+}
+
+// fetchPage asks for the page after cursor on its own goroutine, giving
+// up after timeout (when above 0).
+func fetchPage(ctx context.Context, b bridge.Backend, cursor *string, timeout time.Duration) <-chan fetched {
+	ch := make(chan fetched, 1)
+	go func() {
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+		page, err := b.ProjectIndex(ctx, cursor)
+		ch <- fetched{page, err}
+	}()
+	return ch
 }

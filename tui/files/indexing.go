@@ -17,10 +17,12 @@ import (
 
 // A truncated snapshot is only the first frame: the page then follows
 // project.index to the end of the tree in the background, one page per
-// Cmd. Each page's Cmd merges the page into the snapshot (deduplicated
-// against it, under the ceiling) and adds its files to the snapshot's
-// ranker (rank.Ranker.Add), off the event loop, so Update only counts and
-// asks for a new ranking: typing never waits for a page. The ranking of
+// Cmd. Each page's Cmd asks for the next page as soon as it has its
+// cursor (so the backend walks on meanwhile), merges the page into the
+// snapshot (deduplicated against it, under the ceiling) and adds its
+// files to the snapshot's ranker (rank.Ranker.Add), off the event loop,
+// so Update only counts and asks for a new ranking: typing never waits
+// for a page. The ranking of
 // the query shown is redone over the larger set at most every
 // rerankEvery, never cancelled by a page (only by typing), and keeps the
 // focused path. The tree grows too: pages gather until the tree is shown
@@ -49,6 +51,7 @@ const (
 type indexing struct {
 	seq      int // the walk wanted; a new one starts over
 	running  bool
+	ctx      context.Context // the walk's calls; cancel ends them
 	cancel   context.CancelFunc
 	cursor   *string
 	merge    *merger // owned by the page Cmd in flight
@@ -77,6 +80,7 @@ type indexMsg struct {
 	fresh      []wire.FileEntry
 	files      int
 	stopped    bool
+	next       <-chan fetched // the next page, already asked for
 	err        error
 }
 
@@ -128,29 +132,38 @@ func (m *Model) followIndex(s *snapshot) tea.Cmd {
 		m.idx.stopped = true
 		return nil
 	}
-	return tea.Batch(m.indexStep(), m.spin.Tick)
+	m.idx.ctx, m.idx.cancel = context.WithCancel(context.Background())
+	return tea.Batch(m.indexStep(m.fetch(nil)), m.spin.Tick)
 }
 
-// indexStep asks for the next page. The Cmd merges it and adds its files
-// to the ranker before it returns.
-func (m *Model) indexStep() tea.Cmd {
-	ctx, cancel := context.WithTimeout(context.Background(), indexStepTimeout)
-	m.idx.running, m.idx.cancel = true, cancel
-	b, seq, epoch, cursor, mg, snap := m.backend, m.idx.seq, m.epoch, m.idx.cursor, m.idx.merge, m.snap
+// fetch asks for the page after cursor.
+func (m *Model) fetch(cursor *string) <-chan fetched {
+	return fetchPage(m.idx.ctx, m.backend, cursor, indexStepTimeout)
+}
+
+// indexStep waits for the page on ch, asks for the next one, merges the
+// page and adds its files to the ranker before it returns.
+func (m *Model) indexStep(ch <-chan fetched) tea.Cmd {
+	m.idx.running = true
+	b, ctx, seq, epoch, mg, snap := m.backend, m.idx.ctx, m.idx.seq, m.epoch, m.idx.merge, m.snap
 	candidates := m.candidates
 	return func() tea.Msg {
-		defer cancel()
-		page, err := b.ProjectIndex(ctx, cursor)
+		got := <-ch
+		page, err := got.page, got.err
 		if err == nil && page.Generation != snap.gen {
 			err = errStale // an invalidation is on its way
 		}
 		if err != nil {
 			return indexMsg{seq: seq, epoch: epoch, err: err}
 		}
+		var next <-chan fetched
+		if !page.Complete {
+			next = fetchPage(ctx, b, page.Cursor, indexStepTimeout)
+		}
 		fresh := mg.merge(page.Entries)
 		files := candidates(fresh)
 		snap.ranker.Add(files)
-		return indexMsg{seq: seq, epoch: epoch, page: page, fresh: fresh, files: len(files), stopped: mg.stopped}
+		return indexMsg{seq: seq, epoch: epoch, page: page, fresh: fresh, files: len(files), stopped: mg.stopped, next: next}
 	}
 }
 
@@ -174,11 +187,13 @@ func (m *Model) handleIndex(msg indexMsg) tea.Cmd {
 	switch {
 	case msg.stopped:
 		m.idx.stopped = true
+		m.idx.cancel() // the page asked for past the ceiling
 	case msg.page.Complete:
 		m.idx.complete = true
+		m.idx.cancel()
 	default:
 		m.idx.cursor = msg.page.Cursor
-		cmds = append(cmds, m.indexStep())
+		cmds = append(cmds, m.indexStep(msg.next))
 	}
 	return tea.Batch(cmds...)
 }
@@ -206,7 +221,7 @@ func (m *Model) handleIndexRetry(msg indexRetryMsg) tea.Cmd {
 	if msg.seq != m.idx.seq || msg.epoch != m.epoch || !m.following() {
 		return nil
 	}
-	return m.indexStep()
+	return m.indexStep(m.fetch(m.idx.cursor))
 }
 
 // scheduleRerank ranks the query again over the larger set: at once when
