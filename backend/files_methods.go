@@ -76,14 +76,20 @@ func (f *filesFeature) register(srv *server.Server) {
 // exits (possibly long after its request was answered), or the handler if
 // no scan was started.
 func (f *filesFeature) admitScan(c *server.Call) (func(), error) {
+	return nil, f.takeScan(c)
+}
+
+// takeScan takes the scan slot for c and records the generation c is
+// admitted under, or answers busy.
+func (f *filesFeature) takeScan(c *server.Call) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.scanning {
-		return nil, wire.NewError(wire.CodeBusy)
+		return wire.NewError(wire.CodeBusy)
 	}
 	f.scanning = true
 	f.gens[c] = f.ws.mgr.Generation()
-	return nil, nil
+	return nil
 }
 
 // admitTracked records the generation c is admitted under. A request

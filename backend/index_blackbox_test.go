@@ -90,7 +90,12 @@ func startedBefore(msgs []scouttest.Msg, id string) bool {
 // mustStep is indexStep that fails on an error and checks the page.
 func mustStep(t *testing.T, p *scouttest.Proc, dir string, cursor *string) indexPage {
 	t.Helper()
-	m := indexStep(t, p, cursor)
+	return decodePage(t, indexStep(t, p, cursor), dir)
+}
+
+// decodePage fails on an error answer, else decodes the page and checks it.
+func decodePage(t *testing.T, m scouttest.Msg, dir string) indexPage {
+	t.Helper()
 	if m.Error != nil {
 		t.Fatalf("project.index: %s", m.Raw)
 	}
@@ -199,13 +204,7 @@ func walkIndex(t *testing.T, p *scouttest.Proc, dir string) []indexPage {
 		if !startedBefore(append(before, msgs...), id) {
 			t.Fatalf("no rpc.command.started for %s before its response", id)
 		}
-		if m.Error != nil {
-			t.Fatalf("project.index: %s", m.Raw)
-		}
-		var pg indexPage
-		m.Decode(t, &pg.ProjectIndexResult)
-		pg.raw = m.Raw
-		checkIndexPage(t, pg, dir)
+		pg := decodePage(t, m, dir)
 		if len(pages) > 0 && pg.Generation != pages[0].Generation {
 			t.Fatalf("generation changed during a walk: %d, %d", pages[0].Generation, pg.Generation)
 		}

@@ -79,13 +79,9 @@ func (f *filesFeature) registerIndex(srv *server.Server) {
 // server gives the slot back when the step's worker returns, before the
 // page is written: the slot is free between steps.
 func (f *filesFeature) admitIndex(c *server.Call) (func(), error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.scanning {
-		return nil, wire.NewError(wire.CodeBusy)
+	if err := f.takeScan(c); err != nil {
+		return nil, err
 	}
-	f.scanning = true
-	f.gens[c] = f.ws.mgr.Generation()
 	return f.releaseScan, nil
 }
 

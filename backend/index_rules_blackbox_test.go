@@ -213,23 +213,7 @@ func TestIndexTrustMidWalk(t *testing.T) {
 	}
 	p.Request("x1", wire.MethodProjectIndex, cursorParams(first.Cursor))
 	p.Next(scouttest.DefaultTimeout) // rpc.command.started
-	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
-	m, msgs := p.Await("t1")
-	if m.Error != nil {
-		t.Fatalf("trust: %s", m.Raw)
-	}
-	var order []string
-	for _, x := range msgs {
-		switch {
-		case x.Method == wire.NotifyProjectInvalidated:
-			order = append(order, "invalidated")
-		case x.IsResponse() && *x.ID == "x1":
-			order = append(order, string(x.Code()))
-		}
-	}
-	if !slices.Equal(order, []string{"invalidated", string(wire.CodeOperationCancelled)}) {
-		t.Fatalf("before the trust result: %v", order)
-	}
+	trustCancels(t, p, "x1")
 	retryIndex(t, p, first.Cursor, wire.CodeStaleRevision)
 	pages := []indexPage{retryIndex(t, p, nil, "")}
 	for c := pages[0].Cursor; c != nil; {

@@ -64,6 +64,12 @@ func goroot(b *testing.B) string {
 // BenchmarkScanGenerated scans a generated tree of 100,000 files (see
 // GenerateTree), made once in SCOUT_BENCH_TREE or a temporary directory.
 func BenchmarkScanGenerated(b *testing.B) {
+	benchScan(b, generated(b))
+}
+
+// generated is the generated 100,000-file tree, made once in
+// SCOUT_BENCH_TREE (kept) or a temporary directory.
+func generated(b *testing.B) string {
 	dir := os.Getenv("SCOUT_BENCH_TREE")
 	if dir == "" {
 		dir = b.TempDir()
@@ -71,7 +77,7 @@ func BenchmarkScanGenerated(b *testing.B) {
 	if err := GenerateTree(dir, 100000); err != nil {
 		b.Fatal(err)
 	}
-	benchScan(b, dir)
+	return dir
 }
 
 // GenerateTree makes a deterministic tree of n files in dir (unless it
@@ -113,14 +119,7 @@ func BenchmarkIndexGoroot(b *testing.B) {
 // BenchmarkIndexGenerated walks the generated 100,000-file tree (see
 // BenchmarkScanGenerated) to its end.
 func BenchmarkIndexGenerated(b *testing.B) {
-	dir := os.Getenv("SCOUT_BENCH_TREE")
-	if dir == "" {
-		dir = b.TempDir()
-	}
-	if err := GenerateTree(dir, 100000); err != nil {
-		b.Fatal(err)
-	}
-	benchIndex(b, dir)
+	benchIndex(b, generated(b))
 }
 
 func benchIndex(b *testing.B, dir string) {

@@ -255,15 +255,6 @@ func (s *step) emit() string {
 // real length.
 func IndexPageBytes(id string, gen int64) (int, error) {
 	longest := strings.Repeat("x", wire.MaxCursorBytes)
-	res := &wire.ProjectIndexResult{Generation: gen, Entries: []wire.FileEntry{}, Cursor: &longest, Progress: wire.ProgressExamineWork}
-	res.SetTS(wire.Timestamp(time.Now()))
-	raw, err := wire.Marshal(res)
-	if err != nil {
-		return 0, err
-	}
-	line, err := wire.Marshal(wire.Response{JSONRPC: wire.Version, ID: &id, Result: raw})
-	if err != nil {
-		return 0, err
-	}
-	return wire.DefaultIndexExtension.PageBytes - (len(line) + 1), nil
+	n, err := responseLineSize(id, &wire.ProjectIndexResult{Generation: gen, Entries: []wire.FileEntry{}, Cursor: &longest, Progress: wire.ProgressExamineWork})
+	return wire.DefaultIndexExtension.PageBytes - n, err
 }

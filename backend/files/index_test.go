@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -34,25 +35,10 @@ func indexReference(t testing.TB, dir string, lim IndexLimits, rules policy.Rule
 	queue := []qd{{}}
 	for i := 0; i < len(queue); i++ {
 		q := queue[i]
-		d, err := root.OpenDir(dotIfRoot(q.path))
-		if err != nil {
+		f, es, ok := refListing(root, pol, q.path, q.pf, math.MaxInt)
+		if !ok {
 			continue
 		}
-		es, err := d.ReadEntries(-1)
-		if err != nil {
-			d.Close()
-			continue
-		}
-		var has policy.IgnoreFiles
-		for _, e := range es {
-			has |= policy.IgnoreFileKind(e.Name, e.Type.IsDir())
-		}
-		f := pol.RootFrame(d, has)
-		if q.path != "" {
-			f = pol.Enter(q.pf, q.path[strings.LastIndexByte(q.path, '/')+1:], d, has)
-		}
-		d.Close()
-		slices.SortFunc(es, func(a, b fsguard.Entry) int { return strings.Compare(a.Name, b.Name) })
 		for _, e := range es {
 			p := strings.TrimPrefix(q.path+"/"+e.Name, "/")
 			if pol.Check(f, e.Name, e.Type) != policy.Visible || len(p) > lim.PathBytes {

@@ -60,15 +60,14 @@ type indexing struct {
 	err      string  // why it failed
 	retries  int
 
-	sorted   []tree.Entry  // every entry the tree holds, component order
-	pending  []tree.Entry  // merged entries the tree does not hold yet
-	building bool          // a tree is being built
-	next     time.Time     // no rebuild before this
-	tick     bool          // a treeTickMsg is on its way
-	dirty    bool          // pages arrived since the ranking shown began
-	rankAt   time.Time     // when the last ranking was started
-	rerank   bool          // a rerankMsg is on its way
-	buildFor time.Duration // how long the last tree build took
+	sorted   []tree.Entry // every entry the tree holds, component order
+	pending  []tree.Entry // merged entries the tree does not hold yet
+	building bool         // a tree is being built
+	next     time.Time    // no rebuild before this
+	tick     bool         // a treeTickMsg is on its way
+	dirty    bool         // pages arrived since the ranking shown began
+	rankAt   time.Time    // when the last ranking was started
+	rerank   bool         // a rerankMsg is on its way
 }
 
 // indexMsg is one page of walk seq of epoch, already merged: fresh are
