@@ -25,9 +25,12 @@ import (
 // for a page. The ranking of
 // the query shown is redone over the larger set at most every
 // rerankEvery, never cancelled by a page (only by typing), and keeps the
-// focused path. The tree grows too: pages gather until the tree is shown
-// and treeEvery has passed, then a Cmd merges them into the sorted entries
-// and builds the new tree, which takes over the expansion of the old one.
+// focused path. The tree grows too: once the tree is shown and treeEvery
+// has passed, a Cmd merges what came since the last build (the ranker's
+// new files and the folders kept aside) into the tree's entries and builds
+// the new tree, which takes over the expansion of the old one. Nothing
+// else keeps the merged entries: a million files cost the ranker and,
+// while it is shown, the tree.
 
 const (
 	// indexStepTimeout bounds one project.index call on our side (the
@@ -60,8 +63,8 @@ type indexing struct {
 	err      string  // why it failed
 	retries  int
 
-	sorted   []tree.Entry // every entry the tree holds, component order
-	pending  []tree.Entry // merged entries the tree does not hold yet
+	dirs     []tree.Entry // merged folders the tree does not hold yet
+	filesIn  int          // the ranker's first filesIn files are in the tree
 	building bool         // a tree is being built
 	next     time.Time    // no rebuild before this
 	tick     bool         // a treeTickMsg is on its way
@@ -88,7 +91,6 @@ type indexRetryMsg struct{ seq, epoch int }
 // treeMsg is a tree built from more entries.
 type treeMsg struct {
 	seq, epoch int
-	sorted     []tree.Entry
 	tree       *tree.Tree
 	took       time.Duration
 	err        error
@@ -126,7 +128,7 @@ func (m *Model) followIndex(s *snapshot) tea.Cmd {
 	if !s.truncated || !bridge.Negotiated(m.backend, wire.MethodProjectIndex) {
 		return nil
 	}
-	m.idx.merge = newMerger(s.entries, m.maxIndexed)
+	m.idx.merge, m.idx.filesIn = newMerger(s.entries, m.maxIndexed), s.files
 	if m.idx.merge.stopped {
 		m.idx.stopped = true
 		return nil
@@ -180,7 +182,9 @@ func (m *Model) handleIndex(msg indexMsg) tea.Cmd {
 	m.idx.retries = 0
 	m.snap.files += msg.files
 	for _, e := range msg.fresh {
-		m.idx.pending = append(m.idx.pending, treeEntry(e))
+		if e.Kind == wire.KindDirectory {
+			m.idx.dirs = append(m.idx.dirs, tree.Entry{Path: e.Path, Kind: tree.Dir})
+		}
 	}
 	cmds := []tea.Cmd{m.growTree(), m.scheduleRerank()}
 	switch {
@@ -273,7 +277,11 @@ func (m *Model) ranked() tea.Cmd {
 // event loop, when the tree is shown and treeEvery (or twice the last
 // build) has passed since the last build.
 func (m *Model) growTree() tea.Cmd {
-	if len(m.idx.pending) == 0 || m.idx.building || !m.treeMode() || m.snap == nil {
+	if m.snap == nil || m.tree == nil || m.idx.building || !m.treeMode() {
+		return nil
+	}
+	files := m.snap.ranker.Len()
+	if files == m.idx.filesIn && len(m.idx.dirs) == 0 {
 		return nil
 	}
 	if wait := time.Until(m.idx.next); wait > 0 && m.indexingNow() {
@@ -284,28 +292,18 @@ func (m *Model) growTree() tea.Cmd {
 		seq, epoch := m.idx.seq, m.epoch
 		return tea.Tick(wait, func(time.Time) tea.Msg { return treeTickMsg{seq, epoch} })
 	}
-	base := m.idx.sorted
-	if base == nil {
-		base = m.treeBase()
-	}
-	add := m.idx.pending
-	m.idx.pending, m.idx.building = nil, true
+	base, ranker, from, dirs := m.tree.View(), m.snap.ranker, m.idx.filesIn, m.idx.dirs
+	m.idx.filesIn, m.idx.dirs, m.idx.building = files, nil, true
 	seq, epoch := m.idx.seq, m.epoch
 	return func() tea.Msg {
 		start := time.Now()
-		sorted := mergeSorted(base, add)
-		t, err := tree.New(sorted)
-		return treeMsg{seq: seq, epoch: epoch, sorted: sorted, tree: t, took: time.Since(start), err: err}
+		add := dirs
+		for i := from; i < files; i++ {
+			add = append(add, tree.Entry{Path: ranker.Path(i), Kind: tree.File})
+		}
+		t, err := tree.New(mergeSorted(base, add))
+		return treeMsg{seq: seq, epoch: epoch, tree: t, took: time.Since(start), err: err}
 	}
-}
-
-// treeBase is what the tree holds before the index grew it: the
-// snapshot's entries and those of lazily listed folders.
-func (m *Model) treeBase() []tree.Entry {
-	if len(m.extra) == 0 {
-		return m.snap.tree
-	}
-	return treeEntries(m.withExtra(m.snap.entries))
 }
 
 func (m *Model) handleTreeTick(msg treeTickMsg) tea.Cmd {
@@ -324,7 +322,6 @@ func (m *Model) handleTree(msg treeMsg) tea.Cmd {
 	if msg.err != nil {
 		return tui.ReportError(msg.err)
 	}
-	m.idx.sorted = msg.sorted
 	m.idx.next = time.Now().Add(max(treeEvery, 2*msg.took))
 	focus, _ := m.focused()
 	msg.tree.KeepExpansion(m.tree)
@@ -338,40 +335,23 @@ func (m *Model) handleTree(msg treeMsg) tea.Cmd {
 	return tea.Batch(m.moved(), m.growTree())
 }
 
-func treeEntry(e wire.FileEntry) tree.Entry {
-	if e.Kind == wire.KindDirectory {
-		return tree.Entry{Path: e.Path, Kind: tree.Dir}
-	}
-	return tree.Entry{Path: e.Path, Kind: tree.File}
-}
-
 // mergeSorted returns the entries of base (component order) and add (any
-// order) in component order, each path once. base is not modified.
-func mergeSorted(base, add []tree.Entry) []tree.Entry {
+// order; sorted here) in component order, each path once.
+func mergeSorted(base tree.View, add []tree.Entry) []tree.Entry {
 	slices.SortFunc(add, func(a, b tree.Entry) int { return compareComponents(a.Path, b.Path) })
-	out := make([]tree.Entry, 0, len(base)+len(add))
+	out := make([]tree.Entry, 0, base.Len()+len(add))
 	i, j := 0, 0
-	for i < len(base) || j < len(add) {
-		switch {
-		case j == len(add):
-			out = append(out, base[i:]...)
-			i = len(base)
-		case i == len(base):
-			out = append(out, add[j])
-			j++
-		default:
-			switch c := compareComponents(base[i].Path, add[j].Path); {
-			case c < 0:
-				out = append(out, base[i])
-				i++
-			case c > 0:
-				out = append(out, add[j])
-				j++
-			default:
-				out = append(out, base[i])
-				i, j = i+1, j+1
-			}
+	for i < base.Len() || j < len(add) {
+		if j == len(add) || (i < base.Len() && compareComponents(base.At(i).Path, add[j].Path) < 0) {
+			out = append(out, base.At(i))
+			i++
+			continue
 		}
+		if i < base.Len() && base.At(i).Path == add[j].Path {
+			i++ // the same path: keep one
+		}
+		out = append(out, add[j])
+		j++
 	}
 	return out
 }

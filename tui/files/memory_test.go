@@ -126,15 +126,14 @@ func TestIndexHeapPerEntry(t *testing.T) {
 	n := len(all)
 	all, seen = nil, nil
 	snap := newSnapshot(wire.ProjectFilesResult{Generation: 1, Entries: []wire.FileEntry{}, Truncated: true})
-	var sorted []tree.Entry
+	var dirs []tree.Entry
 	var tr *tree.Tree
 	steps := []struct {
 		name string
 		do   func()
 	}{
-		{"pages merged: ranker, tree entries", func() {
+		{"pages merged: ranker, folders aside", func() {
 			mg := newMerger(nil, DefaultMaxIndexed)
-			var pending []tree.Entry
 			for _, line := range lines {
 				var page wire.ProjectIndexResult
 				if err := page.DecodeValid(line); err != nil {
@@ -143,16 +142,25 @@ func TestIndexHeapPerEntry(t *testing.T) {
 				fresh := mg.merge(page.Entries)
 				snap.ranker.Add(Candidates(fresh))
 				for _, e := range fresh {
-					pending = append(pending, treeEntry(e))
+					if e.Kind == wire.KindDirectory {
+						dirs = append(dirs, tree.Entry{Path: e.Path, Kind: tree.Dir})
+					}
 				}
 			}
-			sorted = mergeSorted(nil, pending)
 		}},
-		{"tree", func() {
-			var err error
-			if tr, err = tree.New(sorted); err != nil {
+		{"tree (growTree's build)", func() {
+			empty, err := tree.New(nil)
+			if err != nil {
 				t.Fatal(err)
 			}
+			add := dirs
+			for i := range snap.ranker.Len() {
+				add = append(add, tree.Entry{Path: snap.ranker.Path(i), Kind: tree.File})
+			}
+			if tr, err = tree.New(mergeSorted(empty.View(), add)); err != nil {
+				t.Fatal(err)
+			}
+			dirs = nil
 		}},
 	}
 	total := uint64(0)

@@ -140,3 +140,18 @@ func (t *Tree) lookup(path string) (int, bool) {
 	i := sort.Search(len(t.nodes), func(i int) bool { return compare(t.nodes[i].Path, path) >= 0 })
 	return i, i < len(t.nodes) && t.nodes[i].Path == path
 }
+
+// View is the entries a tree was built from, in component order, for
+// reading on another goroutine: a tree never changes the entries it was
+// built from (Rebuild makes new ones), so a View stays valid and
+// unchanged whatever happens to the tree.
+type View struct{ nodes []node }
+
+// View returns the tree's entries as they are now.
+func (t *Tree) View() View { return View{t.nodes} }
+
+// Len returns the number of entries.
+func (v View) Len() int { return len(v.nodes) }
+
+// At returns entry i.
+func (v View) At(i int) Entry { return v.nodes[i].Entry }
