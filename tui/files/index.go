@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,9 +84,10 @@ func newMerger(snapshot []wire.FileEntry, ceiling int) *merger {
 }
 
 // merge returns the entries of page that the snapshot does not hold, cut
-// at the ceiling (stopped then says so).
+// at the ceiling (stopped then says so), in page's own room: page is the
+// caller's, decoded for this.
 func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
-	fresh := page[:0:0]
+	fresh := page[:0]
 	for _, e := range page {
 		if _, dup := m.snapshot[e.Path]; dup {
 			continue
@@ -119,6 +121,7 @@ func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []strin
 	defer cancel() // a page asked for past the ceiling
 	m := newMerger(snap.Entries, ceiling)
 	next := fetchPage(ctx, b, nil, 0)
+	pages := [][]string{cands} // joined once at the end: a million paths appended one page at a time were copied over and over
 	for !m.stopped {
 		got := <-next
 		if got.err != nil {
@@ -130,12 +133,12 @@ func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []strin
 		if !got.page.Complete {
 			next = fetchPage(ctx, b, got.page.Cursor, 0)
 		}
-		cands = append(cands, Candidates(m.merge(got.page.Entries))...)
+		pages = append(pages, Candidates(m.merge(got.page.Entries)))
 		if got.page.Complete {
 			break
 		}
 	}
-	return cands, m.stopped, nil
+	return slices.Concat(pages...), m.stopped, nil
 }
 
 // fetched is one project.index answer.
