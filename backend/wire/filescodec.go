@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -159,12 +160,24 @@ func (r *ProjectFilesResult) DecodeValid(data []byte) error {
 	if err := d.object(func(key []byte) error { return d.member(r, key) }); err != nil {
 		return err
 	}
-	all := string(d.buf)
+	all := frozen(d.buf)
 	if d.command[0] >= 0 {
 		r.CommandID = all[d.command[0]:d.command[1]]
 	}
 	d.finish(&r.Entries, all)
 	return d.end()
+}
+
+// frozen returns buf as a string, without copying it when buf is about
+// full: the decoder's buffer is written only while it decodes, and every
+// string it hands out is a slice of this one, so a megabyte page is not
+// copied once more. A buffer much larger than its bytes is copied, so that
+// what a snapshot keeps is its paths' size.
+func frozen(buf []byte) string {
+	if cap(buf)-len(buf) > len(buf)/16+64 {
+		return string(buf)
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
 }
 
 // listDecoder decodes a list of entries, collecting their paths in one
@@ -224,11 +237,13 @@ func (d *listDecoder) list(null bool) error {
 	if null {
 		return nil
 	}
-	// Room for as many entries as the shortest encoding allows (trimmed
-	// in finish), the paths' bytes and their spans.
-	n := (len(d.b)-d.i)/len(`{"path":"","kind":"file"},`) + 1
+	// Room for the entries the rest holds (each encoder's entry starts
+	// so; a count off by a few costs a growth or a trim in finish), the
+	// paths' bytes and their spans.
+	rest := len(d.b) - d.i
+	n := bytes.Count(d.b[d.i:], []byte(`{"path":`)) + 1
 	d.entries, d.paths = make([]FileEntry, 0, n), make([][2]int, 0, n)
-	d.buf = slices.Grow(d.buf, len(d.b)-d.i)
+	d.buf = slices.Grow(d.buf, max(rest-n*len(`{"path":"","kind":"file"},`), 0)+64)
 	return d.array(d.entry)
 }
 

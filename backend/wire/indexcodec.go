@@ -81,7 +81,7 @@ func (r *ProjectIndexResult) DecodeValid(data []byte) error {
 	if err != nil {
 		return err
 	}
-	d.finish(&r.Entries, string(d.buf))
+	d.finish(&r.Entries, frozen(d.buf))
 	return d.end()
 }
 
