@@ -102,34 +102,39 @@ func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
 	return fresh
 }
 
-// Complete is what `scout filter` searches: the snapshot's files and,
-// when the snapshot is truncated and the backend offers project.index,
-// every other file of the tree, in the order they were found, up to
-// ceiling entries held. stopped says that the ceiling cut the walk short.
-// The next page is asked for as soon as a page is in, so the backend walks
-// on while this process merges.
+// Complete is what `scout filter` searches: every file of the tree, in
+// the order they were found, up to ceiling entries held (stopped says
+// that the ceiling cut the walk short). It is the snapshot and the rest
+// of the index the picker would show, but with nothing to show first it
+// walks project.index from the start, which lists every entry once, so
+// the snapshot's part is not read twice; a backend without project.index
+// gives its snapshot. The ranking is the same either way (its order never
+// depends on where a path stands in the list). The next page is asked for
+// as soon as a page is in, so the backend walks on while this process
+// merges.
 func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []string, stopped bool, err error) {
-	snap, err := b.ProjectFiles(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	cands = Candidates(snap.Entries)
-	if !snap.Truncated || !bridge.Negotiated(b, wire.MethodProjectIndex) {
-		return cands, false, nil
+	if !bridge.Negotiated(b, wire.MethodProjectIndex) || ceiling == 0 {
+		snap, err := b.ProjectFiles(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		return Candidates(snap.Entries), snap.Truncated && ceiling == 0, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a page asked for past the ceiling
-	m := newMerger(snap.Entries, ceiling)
+	m := newMerger(nil, ceiling)
 	next := fetchPage(ctx, b, nil, 0)
-	pages := [][]string{cands} // joined once at the end: a million paths appended one page at a time were copied over and over
+	var pages [][]string // joined once at the end: a million paths appended one page at a time were copied over and over
+	gen := int64(-1)
 	for !m.stopped {
 		got := <-next
 		if got.err != nil {
 			return nil, false, got.err
 		}
-		if got.page.Generation != snap.Generation {
+		if gen >= 0 && got.page.Generation != gen {
 			return nil, false, errors.New("the workspace policy changed while the project was indexed")
 		}
+		gen = got.page.Generation
 		if !got.page.Complete {
 			next = fetchPage(ctx, b, got.page.Cursor, 0)
 		}

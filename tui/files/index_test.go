@@ -191,3 +191,24 @@ func TestIndexBusyIsRetriedAndFailureSaid(t *testing.T) {
 		t.Errorf("%d calls, want 5 (the busy one sent again)", c)
 	}
 }
+
+// TestIndexWaitsForTheFirstRanking: started with a query, the walk waits
+// for the snapshot's first ranking (the first ranked frame) and then
+// still brings the deep file to the top.
+func TestIndexWaitsForTheFirstRanking(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: bigTree(), Snapshot: 100, IndexPage: 100})
+	first := make(chan int, 1)
+	fake.SetIndex(func(ctx context.Context, n int, def wire.ProjectIndexResult, err error) (wire.ProjectIndexResult, error) {
+		if n == 1 {
+			first <- fake.Calls(wire.MethodProjectFiles)
+		}
+		return def, err
+	})
+	h := start(t, fake, files.Options{Query: "needle"}, 100, 20)
+	h.wait("the deep file ranked", func(f frame) bool {
+		return len(f.rows) > 0 && f.rows[0] == "deep/a/b/c/d/e/f/g/needle.go" && strings.HasSuffix(countOf(f), "/602")
+	})
+	if n := <-first; n != 1 {
+		t.Errorf("the walk began after %d snapshots", n)
+	}
+}

@@ -54,6 +54,7 @@ const (
 type indexing struct {
 	seq      int // the walk wanted; a new one starts over
 	running  bool
+	waiting  bool            // the walk starts once the query's first ranking is shown
 	ctx      context.Context // the walk's calls; cancel ends them
 	cancel   context.CancelFunc
 	cursor   *string
@@ -134,7 +135,22 @@ func (m *Model) followIndex(s *snapshot) tea.Cmd {
 		return nil
 	}
 	m.idx.ctx, m.idx.cancel = context.WithCancel(context.Background())
+	if m.input.Value() != "" && m.rank.res == nil {
+		m.idx.waiting = true // the query's first ranking goes first
+		return m.spin.Tick
+	}
 	return tea.Batch(m.indexStep(m.fetch(nil)), m.spin.Tick)
+}
+
+// firstRanked starts the walk that waited for the first ranking of the
+// query (the first ranked frame is the snapshot's: the walk would compete
+// with it for the processors).
+func (m *Model) firstRanked() tea.Cmd {
+	if !m.idx.waiting {
+		return nil
+	}
+	m.idx.waiting = false
+	return m.indexStep(m.fetch(nil))
 }
 
 // fetch asks for the page after cursor.
@@ -267,6 +283,9 @@ func (m *Model) rankAgain() tea.Cmd {
 // ranked is told that the ranking shown is in: pages that came meanwhile
 // ask for another.
 func (m *Model) ranked() tea.Cmd {
+	if m.idx.waiting {
+		return m.firstRanked()
+	}
 	if !m.idx.dirty {
 		return nil
 	}

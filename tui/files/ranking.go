@@ -52,7 +52,7 @@ func (m *Model) queryChanged() tea.Cmd {
 		m.rank.rev++
 		m.rank.res, m.rank.inflight = nil, false
 		m.cursor, m.offset = 0, 0
-		return tea.Batch(m.settled(), m.moved(), m.growTree())
+		return tea.Batch(m.settled(), m.moved(), m.growTree(), m.firstRanked())
 	}
 	return m.startRank()
 }
@@ -86,7 +86,7 @@ func (m *Model) handleRank(msg rankMsg) tea.Cmd {
 		if errors.Is(msg.err, context.Canceled) {
 			return nil
 		}
-		return tui.ReportError(msg.err)
+		return tea.Batch(tui.ReportError(msg.err), m.firstRanked())
 	}
 	prev := m.rank.res
 	focus, _ := m.focused()
