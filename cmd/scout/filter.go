@@ -71,7 +71,7 @@ func newFilterCmd() *cobra.Command {
 func projectCandidates(stderr io.Writer, ceiling int) (cands []string, closed func(), err error) {
 	// The backend's diagnostics (a broken config.toml empties the
 	// workspace) are this command's to say: it has no status line.
-	c, stop, err := startBackend(bridge.Required, []string{wire.MethodProjectIndex}, os.Stderr)
+	c, stop, err := startBackend(bridge.Required, []string{wire.MethodProjectIndex}, homeFilesNamed(os.Stderr))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/rpcclient"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
@@ -95,13 +97,15 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	defer out.Close()
 	required, optional := bridge.Negotiation(tabCapabilities[tab])
 	diags := bridge.NewDiagnostics()
+	home, _ := config.HomeDir(os.Getenv) // the child's, from the same environment
+	diags.NameFilesIn(home)
 	client, stop, err := startBackend(required, optional, diags)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, MaxIndexed: ceiling})
-	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page), Diagnostics: diags})
+	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page, home), Diagnostics: diags})
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
@@ -114,12 +118,18 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 }
 
 // pickerPages are the picker's tabs, in order: the Files page given, then
-// Sessions and Providers served by client. `scout demo` shows the same tabs.
-func pickerPages(client *rpcclient.Client, filesPage tui.Page) []tui.Page {
+// Sessions and Providers served by client, whose backend home is home (""
+// when unknown; the Providers page names its config.toml). `scout demo`
+// shows the same tabs.
+func pickerPages(client *rpcclient.Client, filesPage tui.Page, home string) []tui.Page {
+	configFile := ""
+	if home != "" {
+		configFile = filepath.Join(home, config.UserFile)
+	}
 	return []tui.Page{
 		filesPage,
 		sessions.New(sessions.Options{Backend: client}),
-		providers.New(providers.Options{Backend: client}),
+		providers.New(providers.Options{Backend: client, ConfigFile: configFile}),
 	}
 }
 

@@ -137,9 +137,9 @@ func (m *Model) followIndex(s *snapshot) tea.Cmd {
 	m.idx.ctx, m.idx.cancel = context.WithCancel(context.Background())
 	if m.input.Value() != "" && m.rank.res == nil {
 		m.idx.waiting = true // the query's first ranking goes first
-		return m.spin.Tick
+		return m.Spin()
 	}
-	return tea.Batch(m.indexStep(m.fetch(nil)), m.spin.Tick)
+	return tea.Batch(m.indexStep(m.fetch(nil)), m.Spin())
 }
 
 // firstRanked starts the walk that waited for the first ranking of the
@@ -406,7 +406,7 @@ func (m *Model) indexNotice() string {
 	default:
 		long, short = "indexing the rest of the tree…", "indexing…"
 	}
-	if ansi.StringWidth(long) > m.width {
+	if ansi.StringWidth(long) > m.Width() {
 		return short
 	}
 	return long
