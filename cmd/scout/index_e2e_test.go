@@ -35,11 +35,13 @@ func TestPickerIndexesABigTree(t *testing.T) {
 		`"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
 	x.WaitScreen("the first frame", func(s string) bool { return regexp.MustCompile(`\d+ files`).MatchString(s) })
 	x.Type("fifteenlevels")
-	x.WaitScreen("the deep file ranked first", func(s string) bool {
+	// The walk of 150,000 files takes a few seconds, a minute or more under
+	// -race on a loaded machine: the waits for it are bounded by walkWait.
+	x.WaitScreenWithin(walkWait, "the deep file ranked first", func(s string) bool {
 		rows := indexRows(s) // the list is narrowed by the preview pane: the path may start with "…"
 		return len(rows) > 0 && strings.HasSuffix(rows[0], "lvl13/lvl14/fifteen_levels_down.go")
 	})
-	x.WaitScreen("every file counted", func(s string) bool { return strings.Contains(s, "/150001") && !strings.Contains(s, "indexing") })
+	x.WaitScreenWithin(walkWait, "every file counted", func(s string) bool { return strings.Contains(s, "/150001") && !strings.Contains(s, "indexing") })
 	x.Keys("Enter")
 	if rc := x.WaitFile("rc"); rc != "0\n" {
 		t.Fatalf("exit status %q, stderr %q", rc, x.ReadFile("err"))
@@ -48,6 +50,9 @@ func TestPickerIndexesABigTree(t *testing.T) {
 		t.Fatalf("stdout %q, want %q", out, want)
 	}
 }
+
+// walkWait bounds the waits for a walk of the whole big tree.
+const walkWait = 6 * scouttest.DefaultTimeout
 
 // indexRows is rowsOf for a screen that may carry the index's notice
 // under the query.
