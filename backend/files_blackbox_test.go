@@ -353,14 +353,7 @@ func gitListed(t *testing.T, dir string) []string {
 // scannedFiles are the files of a project.files snapshot of dir, sorted.
 func scannedFiles(t *testing.T, dir string) []string {
 	t.Helper()
-	var files []string
-	for _, e := range scanFiles(t, startIn(t, dir, scouttest.Options{}), dir).Entries {
-		if e.Kind == wire.KindFile {
-			files = append(files, e.Path)
-		}
-	}
-	slices.Sort(files)
-	return files
+	return filesOf(scanFiles(t, startIn(t, dir, scouttest.Options{}), dir).Entries)
 }
 
 // TestUnreadableWorkspaceRoot (§10.6.2): a workspace root that cannot be
@@ -800,6 +793,18 @@ func TestTrustCancelsRunningScan(t *testing.T) {
 	p := startIn(t, dir, scouttest.Options{Debug: true, Env: []string{"SCOUT_DEBUG_SCAN_STALL_MS=1000"}})
 	p.Request("s1", wire.MethodProjectFiles, map[string]any{})
 	p.Next(scouttest.DefaultTimeout) // rpc.command.started
+	trustCancels(t, p, "s1")
+	r := retryUntilFree(t, p)
+	if r.Generation != 2 || r.has("keys/local-token.json") {
+		t.Fatalf("after trust: generation %d %q", r.Generation, r.paths())
+	}
+}
+
+// trustCancels runs workspace.trust while request id is in flight and
+// checks that, before the trust result, the notification came and then
+// id's operation_cancelled.
+func trustCancels(t *testing.T, p *scouttest.Proc, id string) {
+	t.Helper()
 	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
 	m, msgs := p.Await("t1")
 	if m.Error != nil {
@@ -810,16 +815,12 @@ func TestTrustCancelsRunningScan(t *testing.T) {
 		switch {
 		case x.Method == wire.NotifyProjectInvalidated:
 			order = append(order, "invalidated")
-		case x.IsResponse() && *x.ID == "s1":
+		case x.IsResponse() && *x.ID == id:
 			order = append(order, string(x.Code()))
 		}
 	}
 	if !slices.Equal(order, []string{"invalidated", string(wire.CodeOperationCancelled)}) {
 		t.Fatalf("before the trust result: %v", order)
-	}
-	r := retryUntilFree(t, p)
-	if r.Generation != 2 || r.has("keys/local-token.json") {
-		t.Fatalf("after trust: generation %d %q", r.Generation, r.paths())
 	}
 }
 

@@ -20,10 +20,11 @@ import (
 // and catalog capabilities.
 func startHome(t *testing.T, dir, home string) *rpcclient.Client {
 	t.Helper()
+	exe := scouttest.Binary(t) // built first: the build is not the start's to wait for
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
 	c, err := rpcclient.Start(ctx, rpcclient.Options{
-		Exe: scouttest.Binary(t),
+		Exe: exe,
 		Dir: dir,
 		Env: append(scouttest.Environ(), "SCOUT_HOME="+home),
 		Capabilities: []string{

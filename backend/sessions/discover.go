@@ -63,7 +63,7 @@ func (s *Service) Discover(ctx context.Context, cursor *string) (*wire.DiscoverR
 		s.abandon(sc)
 		return res, nil, nil
 	}
-	next := s.cursors.encode(sc.id, seq+1)
+	next := s.cursors.Encode(sc.id, seq+1)
 	res.Cursor = &next
 	return res, func() { s.issue(sc, seq+1) }, nil
 }
@@ -75,7 +75,7 @@ func (s *Service) resume(cursor *string) (*scan, uint64, error) {
 		sc, err := s.start()
 		return sc, 0, err
 	}
-	id, seq, ok := s.cursors.decode(*cursor)
+	id, seq, ok := s.cursors.Decode(*cursor)
 	if !ok {
 		return nil, 0, wire.NewError(wire.CodeInvalidCursor)
 	}

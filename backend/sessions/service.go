@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/scoutdev/scout/backend/cursor"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -24,7 +25,7 @@ type Config struct {
 // discovery scan it may hold, and the attachment.
 type Service struct {
 	cfg     Config
-	cursors *cursorCodec
+	cursors *cursor.Codec
 
 	mu       sync.Mutex // guards scan, scanSeq and the scan's cursor state
 	scan     *scan

@@ -44,7 +44,7 @@ const (
 // with scout's own model.catalog.models after model.enable; the backend
 // offers the subset it implements, in this order.
 var AllCapabilities = []string{
-	MethodProjectFiles, MethodProjectList, MethodProjectRead, MethodWorkspaceTrust,
+	MethodProjectFiles, MethodProjectIndex, MethodProjectList, MethodProjectRead, MethodWorkspaceTrust,
 	MethodSessionList, MethodSessionDiscover, MethodSessionOpen, MethodSessionNew,
 	MethodModelCatalog, MethodModelCatalogStatus, MethodModelRefresh, MethodModelSelect,
 	MethodModelEnable, MethodModelCatalogModels, MethodCancel,
@@ -160,6 +160,7 @@ type Extensions struct {
 	SessionDiscover *DiscoverExtension `json:"session.discover,omitzero"`
 	ModelRefresh    *RefreshExtension  `json:"model.refresh,omitzero"`
 	ProjectFiles    *FilesExtension    `json:"project.files,omitzero"`
+	ProjectIndex    *IndexExtension    `json:"project.index,omitzero"`
 	ProjectList     *ListExtension     `json:"project.list,omitzero"`
 }
 

@@ -30,12 +30,13 @@ const (
 
 // pickFlags are the Files picker's flags.
 type pickFlags struct {
-	query  string
-	multi  bool
-	print0 bool
-	read0  bool
-	dirs   bool
-	height string
+	query      string
+	multi      bool
+	print0     bool
+	read0      bool
+	dirs       bool
+	height     string
+	maxIndexed int
 }
 
 func (f *pickFlags) register(cmd *cobra.Command) {
@@ -45,6 +46,16 @@ func (f *pickFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.read0, "read0", false, "lines on standard input are separated by NUL, not newline")
 	cmd.Flags().BoolVar(&f.dirs, "dirs", false, "pick the project's folders instead of its files")
 	cmd.Flags().StringVar(&f.height, "height", "", "draw the picker inline under the cursor in N rows or N% of the terminal")
+	cmd.Flags().IntVar(&f.maxIndexed, "max-indexed", files.DefaultMaxIndexed, "hold at most N entries of the project (also "+files.MaxIndexedEnv+"; 0: the first snapshot only)")
+}
+
+// ceiling is the picker's --max-indexed as files.Options wants it.
+func (f *pickFlags) ceiling(cmd *cobra.Command) (int, error) {
+	n, err := files.MaxIndexed(f.maxIndexed, cmd.Flags().Changed("max-indexed"))
+	if n == 0 {
+		n = -1 // the snapshot alone
+	}
+	return n, err
 }
 
 func newFilesCmd() *cobra.Command {
@@ -84,6 +95,10 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	if err != nil {
 		return err
 	}
+	ceiling, err := f.ceiling(cmd)
+	if err != nil {
+		return err
+	}
 	in, out, err := tea.OpenTTY()
 	if err != nil {
 		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
@@ -105,7 +120,7 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 			return err
 		}
 		defer stop()
-		page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, Dirs: f.dirs})
+		page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, Dirs: f.dirs, MaxIndexed: ceiling})
 		m = tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page, home), Diagnostics: diags})
 	}
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}

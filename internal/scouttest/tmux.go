@@ -118,7 +118,14 @@ func (x *Tmux) Screen(escapes bool) string {
 // never returned), and returns it.
 func (x *Tmux) WaitScreen(what string, cond func(screen string) bool) string {
 	x.t.Helper()
-	deadline := time.Now().Add(DefaultTimeout)
+	return x.WaitScreenWithin(DefaultTimeout, what, cond)
+}
+
+// WaitScreenWithin is WaitScreen with its own bound, for waits that grow
+// with the work (a walk of a large tree under -race).
+func (x *Tmux) WaitScreenWithin(d time.Duration, what string, cond func(screen string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		s := x.Screen(false)
 		if cond(s) {

@@ -32,6 +32,9 @@ type Backend interface {
 
 	// ProjectFiles is project.files: a fresh snapshot.
 	ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, error)
+	// ProjectIndex is project.index: one page of the walk of the whole
+	// tree (cursor nil: a fresh walk).
+	ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error)
 	// ProjectList is project.list: one page of one folder.
 	ProjectList(ctx context.Context, ref string, limit int) (wire.ListResult, error)
 	// ProjectRead is project.read: the head of one file.
@@ -80,10 +83,11 @@ var Providers = []string{
 }
 
 // Optional are the capabilities the picker uses when the backend offers
-// them: lazy folders and the preview (project.list, project.read),
-// cancellation of stale work (operation.cancel), and the other tabs'
-// capabilities (a tab whose capabilities were not negotiated says so).
-var Optional = slices.Concat([]string{wire.MethodProjectList, wire.MethodProjectRead, wire.MethodCancel}, Sessions, Providers)
+// them: the whole tree after a truncated snapshot (project.index), lazy
+// folders and the preview (project.list, project.read), cancellation of
+// stale work (operation.cancel), and the other tabs' capabilities (a tab
+// whose capabilities were not negotiated says so).
+var Optional = slices.Concat([]string{wire.MethodProjectIndex, wire.MethodProjectList, wire.MethodProjectRead, wire.MethodCancel}, Sessions, Providers)
 
 // Negotiation returns the capabilities of a picker that opens on a tab
 // needing tab: Required plus tab are required, the rest of Optional is

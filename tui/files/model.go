@@ -43,6 +43,10 @@ type Options struct {
 	// Dirs makes the project's folders the candidates instead of its
 	// files (Alt-C), and the tree shows folders only.
 	Dirs bool
+	// MaxIndexed is the ceiling on the entries held when a truncated
+	// snapshot is extended by project.index (--max-indexed): 0 means
+	// DefaultMaxIndexed, a negative value the snapshot alone.
+	MaxIndexed int
 }
 
 // Model is the Files page.
@@ -73,6 +77,9 @@ type Model struct {
 	folders map[string]*folder // project.list cache for this epoch
 	lazy    map[string]bool    // folders of a truncated snapshot listed lazily
 	extra   []wire.FileEntry   // entries those listings added
+
+	idx        indexing // the walk extending a truncated snapshot (indexing.go)
+	maxIndexed int
 
 	rank          rankState
 	cursor        int
@@ -108,6 +115,12 @@ func New(opts Options) *Model {
 	}
 	if opts.Lines != nil {
 		m.stdin = &stdinState{src: opts.Lines}
+	}
+	switch {
+	case opts.MaxIndexed == 0:
+		m.maxIndexed = DefaultMaxIndexed
+	case opts.MaxIndexed > 0:
+		m.maxIndexed = opts.MaxIndexed
 	}
 	m.restyle()
 	return m
@@ -167,7 +180,7 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		m.restyle()
 		return m, m.colourPreview()
 	case spinner.TickMsg:
-		return m, m.Turn(msg, m.scan.running || m.reading())
+		return m, m.Turn(msg, m.scan.running || m.reading() || m.indexingNow())
 	case scanMsg:
 		return m, m.handleScan(msg)
 	case scanRetryMsg:
@@ -180,6 +193,16 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		return m, m.handleLines(msg)
 	case addedMsg:
 		return m, m.handleAdded(msg)
+	case indexMsg:
+		return m, m.handleIndex(msg)
+	case indexRetryMsg:
+		return m, m.handleIndexRetry(msg)
+	case rerankMsg:
+		return m, m.handleRerank(msg)
+	case treeMsg:
+		return m, m.handleTree(msg)
+	case treeTickMsg:
+		return m, m.handleTreeTick(msg)
 	case previewTickMsg:
 		return m, m.handlePreviewTick(msg)
 	case previewMsg:
@@ -225,7 +248,8 @@ func (m *Model) reset() tea.Cmd {
 	return m.startScan()
 }
 
-// cancelWork abandons the scan, ranking and preview in flight.
+// cancelWork abandons the scan, index walk, ranking and preview in
+// flight.
 func (m *Model) cancelWork() {
 	for _, c := range []context.CancelFunc{m.scan.cancel, m.rank.cancel} {
 		if c != nil {
@@ -233,7 +257,8 @@ func (m *Model) cancelWork() {
 		}
 	}
 	m.preview.stop()
-	m.scan.running = false
+	m.scan.running, m.rank.inflight = false, false
+	m.stopIndex()
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {

@@ -104,7 +104,7 @@ func (m *Model) expand() tea.Cmd {
 	}
 	m.tree.Expand(r.Path)
 	cmd := m.moved()
-	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.Down() || m.lazy[r.Path] {
+	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.Down() || m.lazy[r.Path] || m.following() {
 		return cmd
 	}
 	return tea.Batch(cmd, m.lazyList(r.Path))

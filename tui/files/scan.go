@@ -95,7 +95,7 @@ func (m *Model) handleScan(msg scanMsg) tea.Cmd {
 	if err := m.adopt(msg.snap); err != nil {
 		return tui.ReportError(err)
 	}
-	return tea.Batch(m.startRank(), m.settled(), m.moved())
+	return tea.Batch(m.startRank(), m.settled(), m.moved(), m.followIndex(msg.snap))
 }
 
 func (m *Model) scanFailed(err error) tea.Cmd {

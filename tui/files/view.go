@@ -70,10 +70,14 @@ func (m *Model) listHeight() int {
 }
 
 // notice is the line under the query for a truncated snapshot, in
-// shorter words when the longer ones do not fit.
+// shorter words when the longer ones do not fit: what the index is doing
+// when it extends the snapshot, else that not every file is listed.
 func (m *Model) notice() string {
 	if m.snap == nil || !m.snap.truncated {
 		return ""
+	}
+	if m.following() {
+		return m.indexNotice()
 	}
 	long, short := "⚠ not every file is listed (the scan hit its bounds)", "⚠ not all files listed"
 	if m.canList {
@@ -88,7 +92,7 @@ func (m *Model) notice() string {
 func (m *Model) queryLine() string {
 	in := m.input.View()
 	counts := m.styles.Count.Render(m.counts())
-	if m.scan.running || m.reading() {
+	if m.scan.running || m.reading() || m.indexingNow() {
 		counts = m.Spinner() + " " + counts
 	}
 	gap := m.Width() - ansi.StringWidth(in) - ansi.StringWidth(counts)
@@ -126,7 +130,13 @@ func (m *Model) Status() string {
 	case m.snap != nil:
 		parts = append(parts, fmt.Sprintf("%d %s", m.snap.files, m.noun()))
 	}
-	if m.snap != nil && m.snap.truncated {
+	switch {
+	case m.snap == nil || !m.snap.truncated || (m.following() && m.idx.complete):
+	case m.indexingNow():
+		parts = append(parts, "indexing")
+	case m.idx.stopped:
+		parts = append(parts, "index stopped at the ceiling")
+	default:
 		parts = append(parts, "truncated")
 	}
 	if len(m.marks) > 0 {
