@@ -212,3 +212,32 @@ func TestIndexWaitsForTheFirstRanking(t *testing.T) {
 		t.Errorf("the walk began after %d snapshots", n)
 	}
 }
+
+// TestIndexFollowsDirs: in Dirs mode (Alt-C) the index's pages add
+// folders, not files: the count ends at every folder of the tree, a folder
+// only the index reached is ranked and chosen, and no file is a row of
+// the tree.
+func TestIndexFollowsDirs(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: bigTree(), Snapshot: 40, IndexPage: 90})
+	h := start(t, fake, files.Options{Dirs: true}, 100, 40)
+	f := h.wait("every folder counted", func(f frame) bool { return countOf(f) == "72 folders" })
+	for _, r := range f.rows {
+		if strings.HasSuffix(r, ".go") {
+			t.Fatalf("a file in the folders' tree: %q in %q", r, f.rows)
+		}
+	}
+	h.typeText("defg")
+	f = h.wait("the deep folder ranked", func(f frame) bool { return f.settled && f.query == "defg" })
+	if len(f.rows) == 0 || f.rows[0] != "deep/a/b/c/d/e/f/g" {
+		t.Fatalf("folders ranked for defg: %q", f.rows)
+	}
+	for _, r := range f.rows {
+		if strings.HasSuffix(r, ".go") {
+			t.Fatalf("a file among the ranked folders: %q", f.rows)
+		}
+	}
+	h.press(tea.KeyEnter)
+	if out := h.outcome(); !slices.Equal(out.Items, []string{"deep/a/b/c/d/e/f/g"}) {
+		t.Fatalf("outcome %q", out.Items)
+	}
+}
