@@ -30,7 +30,8 @@ type jsonScanner struct {
 }
 
 // skipValue returns the index just past the JSON value that starts at
-// b[i] (no whitespace before it), or false if there is none.
+// b[i] (no whitespace before it), or false if there is none. The value is
+// a member of an object, which counts toward the nesting limit.
 func (s *jsonScanner) skipValue(b []byte, i int) (int, bool) {
 	stack := s.stack[:0]
 	defer func() { s.stack = stack[:0] }()
@@ -48,12 +49,12 @@ func (s *jsonScanner) skipValue(b []byte, i int) (int, bool) {
 			if c == '[' {
 				close = ']'
 			}
+			if len(stack) >= maxJSONDepth-1 { // the object the value is in counts
+				return 0, false
+			}
 			if j := skipSpace(b, i+1); j < len(b) && b[j] == close {
 				i, ok = j+1, true
 				break
-			}
-			if len(stack) >= maxJSONDepth {
-				return 0, false
 			}
 			stack = append(stack, c)
 			if c == '[' {
