@@ -75,10 +75,10 @@ func (m *Model) openFocused() tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
 	m.open = openState{seq: m.open.seq + 1, running: true, title: displayTitle(r.Title), cancel: cancel}
 	m.note = ""
-	b, seq, id, title := m.backend, m.open.seq, r.ID, m.open.title
+	b, seq, id, agent, title := m.backend, m.open.seq, r.ID, rowAgent(r), m.open.title
 	return tea.Batch(m.spin.Tick, func() tea.Msg {
 		defer cancel()
-		res, err := b.SessionOpen(ctx, id)
+		res, err := b.SessionOpen(ctx, id, agent)
 		return openMsg{seq: seq, title: title, res: res, err: err}
 	})
 }
