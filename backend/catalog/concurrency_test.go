@@ -13,9 +13,18 @@ import (
 
 // At most MaxConcurrentRequests catalog requests are in flight per process;
 // the others wait for a slot and can be cancelled while waiting.
+//
+// The absence of an excess request is asserted where the order decides,
+// not after a pause: once MaxConcurrentRequests requests have arrived and
+// none has been let go, every slot must be held (a request that arrives
+// holds its slot until the server has answered it), so no other request
+// can pass the slot whatever the timing; and the peak of requests in the
+// server's handler is exactly the bound.
 func TestConcurrentRequestBound(t *testing.T) {
 	t.Parallel()
+	const clients = MaxConcurrentRequests + 8
 	var inflight, peak atomic.Int32
+	arrived := make(chan struct{}, clients+1)
 	release := make(chan struct{})
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -23,12 +32,9 @@ func TestConcurrentRequestBound(t *testing.T) {
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := inflight.Add(1)
-		for {
-			p := peak.Load()
-			if n <= p || peak.CompareAndSwap(p, n) {
-				break
-			}
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
+		arrived <- struct{}{}
 		<-release
 		inflight.Add(-1)
 		w.Write([]byte(`{"data":[]}`))
@@ -37,25 +43,23 @@ func TestConcurrentRequestBound(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	f := newFetcher(nil)
 	u, _ := url.Parse("http://" + l.Addr().String() + "/models")
-	const clients = MaxConcurrentRequests + 8
 	var wg sync.WaitGroup
 	errs := make(chan error, clients)
 	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			_, err := f.get(context.Background(), u, http.Header{}, MaxBodyBytes)
 			errs <- err
-		}()
+		})
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for inflight.Load() < MaxConcurrentRequests && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	awaitArrivals(t, arrived, MaxConcurrentRequests)
+	if held := len(f.slots); held != MaxConcurrentRequests || cap(f.slots) != MaxConcurrentRequests {
+		t.Fatalf("%d of %d slots held with %d requests in the server, want all %d", held, cap(f.slots), MaxConcurrentRequests, MaxConcurrentRequests)
 	}
-	time.Sleep(100 * time.Millisecond) // give any excess request the chance to arrive
 	if got := peak.Load(); got != MaxConcurrentRequests {
 		t.Errorf("%d requests in flight, want %d", got, MaxConcurrentRequests)
 	}
+	// Every slot is held, so this request can only wait: its cancellation
+	// ends the wait.
 	ctx, cancel := context.WithCancel(context.Background())
 	waiting := make(chan error, 1)
 	go func() { _, err := f.get(ctx, u, http.Header{}, MaxBodyBytes); waiting <- err }()
@@ -71,7 +75,21 @@ func TestConcurrentRequestBound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := peak.Load(); got > MaxConcurrentRequests {
-		t.Errorf("peak %d", got)
+	// The waiting ones were served after the first ones, never beside them.
+	if got, n := peak.Load(), MaxConcurrentRequests+len(arrived); got != MaxConcurrentRequests || n != clients {
+		t.Errorf("peak %d, %d requests served; want %d and %d", got, n, MaxConcurrentRequests, clients)
+	}
+}
+
+// awaitArrivals waits until n requests have reached the server.
+func awaitArrivals(t *testing.T, arrived <-chan struct{}, n int) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for i := range n {
+		select {
+		case <-arrived:
+		case <-timeout:
+			t.Fatalf("%d of %d requests reached the server", i, n)
+		}
 	}
 }

@@ -1,7 +1,5 @@
 package policy
 
-import "github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
 // How a pattern applies to the entries of one directory, decided once per
 // directory from its path so that Check tests most patterns against the
 // entry's name alone.
@@ -63,9 +61,9 @@ func mayMatchBelow(p *pattern, comps []string) bool {
 
 // decide applies a compiled list to the entry name (path is its full
 // component path, built only when a path pattern needs it).
-func decide(list []active, f *Frame, name string, isDir bool, path *[]string) gitignore.MatchResult {
+func decide(list []active, f *Frame, name string, isDir bool, path *[]string) matchResult {
 	for _, a := range list {
-		var r gitignore.MatchResult
+		var r matchResult
 		switch a.mode {
 		case modeName:
 			r = a.p.matchName(name, isDir)
@@ -77,9 +75,9 @@ func decide(list []active, f *Frame, name string, isDir bool, path *[]string) gi
 			}
 			r = a.p.match(*path, isDir)
 		}
-		if r != gitignore.NoMatch {
+		if r != noMatch {
 			return r
 		}
 	}
-	return gitignore.NoMatch
+	return noMatch
 }

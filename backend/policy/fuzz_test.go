@@ -3,8 +3,6 @@ package policy
 import (
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // FuzzIgnoreLines feeds arbitrary ignore files (.gitignore, .ignore,
@@ -28,7 +26,7 @@ func FuzzIgnoreLines(f *testing.F) {
 				continue
 			}
 			got := p.matchName(name, isDir)
-			want := gitignore.NoMatch
+			want := noMatch
 			if (!p.dirOnly || isDir) && matchGlob(p.glob, name) {
 				want = p.result
 			}

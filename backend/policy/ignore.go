@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
 	"github.com/scoutdev/scout/backend/fsguard"
 )
 
@@ -72,7 +70,7 @@ type pattern struct {
 	glob      string
 	domainLen int
 	dirOnly   bool
-	result    gitignore.MatchResult // Exclude, or Include for "!"
+	result    matchResult // exclude, or include for "!"
 	// lit and suffix are exact shortcuts for the commonest simple
 	// patterns, equivalent to matchGlob on one name: "name" (lit) and
 	// "*.ext" (suffix). Both empty: ask matchGlob.
@@ -89,9 +87,9 @@ type pattern struct {
 // match tests a pattern against the entry path (all components from the
 // workspace root; the entry is the last). The caller only asks patterns of
 // ignore files in the entry's ancestors, so the domain is a prefix.
-func (p *pattern) match(path []string, isDir bool) gitignore.MatchResult {
+func (p *pattern) match(path []string, isDir bool) matchResult {
 	if len(path) <= p.domainLen {
-		return gitignore.NoMatch
+		return noMatch
 	}
 	if p.simple {
 		return p.matchName(path[len(path)-1], isDir)
@@ -102,7 +100,7 @@ func (p *pattern) match(path []string, isDir bool) gitignore.MatchResult {
 		rel = append(append(buf[:0], p.base...), rel...)
 	}
 	if (p.dirOnly && !isDir) || p.fixed > len(rel) || !matchComps(p.comps, rel) {
-		return gitignore.NoMatch
+		return noMatch
 	}
 	return p.result
 }
@@ -149,22 +147,22 @@ func matchComps(pat, path []string) bool {
 }
 
 // matchName tests a simple pattern against an entry's name.
-func (p *pattern) matchName(name string, isDir bool) gitignore.MatchResult {
+func (p *pattern) matchName(name string, isDir bool) matchResult {
 	if p.dirOnly && !isDir {
-		return gitignore.NoMatch
+		return noMatch
 	}
 	switch {
 	case p.lit != "":
 		if name != p.lit {
-			return gitignore.NoMatch
+			return noMatch
 		}
 	case p.suffix != "":
 		if !strings.HasSuffix(name, p.suffix) {
-			return gitignore.NoMatch
+			return noMatch
 		}
 	default:
 		if !matchGlob(p.glob, name) {
-			return gitignore.NoMatch
+			return noMatch
 		}
 	}
 	return p.result
@@ -195,10 +193,10 @@ func parseLines(data []byte, domain []string) []*pattern {
 
 // compile parses one pattern line for the directory domain.
 func compile(line string, domain []string) pattern {
-	p := pattern{domainLen: len(domain), result: gitignore.Exclude}
+	p := pattern{domainLen: len(domain), result: exclude}
 	body := trimTrailingSpaces(line)
 	if strings.HasPrefix(body, "!") {
-		body, p.result = body[1:], gitignore.Include
+		body, p.result = body[1:], include
 	}
 	if strings.HasSuffix(body, "/") {
 		body, p.dirOnly = body[:len(body)-1], true

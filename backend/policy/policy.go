@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
 	"github.com/scoutdev/scout/backend/fsguard"
 )
 
@@ -231,10 +229,10 @@ func (p *Policy) Check(f *Frame, name string, typ fs.FileMode) Verdict {
 		return Noise
 	}
 	var path []string
-	if len(f.deny) > 0 && decide(f.deny, f, name, isDir, &path) == gitignore.Exclude {
+	if len(f.deny) > 0 && decide(f.deny, f, name, isDir, &path) == exclude {
 		return Protected
 	}
-	if len(f.ignore) > 0 && decide(f.ignore, f, name, isDir, &path) == gitignore.Exclude {
+	if len(f.ignore) > 0 && decide(f.ignore, f, name, isDir, &path) == exclude {
 		return Ignored
 	}
 	return Visible

@@ -116,7 +116,8 @@ func (s *Server) admit(f wire.Frame, m *Method) {
 }
 
 // reserve takes the request limit, the kind slot and the feature's own
-// admission, in that order, and registers c as active. The returned release
+// admission, in that order, and registers c as active, all under s.mu (what
+// that asks of an Admit is written at Method.Admit). The returned release
 // gives the slots back when the worker returns.
 func (s *Server) reserve(c *Call) (func(), *wire.Error) {
 	s.mu.Lock()

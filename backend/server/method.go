@@ -55,9 +55,30 @@ type Method struct {
 	// NewParams returns a pointer to a fresh params value, decoded with the
 	// method's closed schema. Nil means the method takes no params.
 	NewParams func() any
-	// Admit, when set, runs after the kind's slot was taken and may refuse
-	// the request (typically with busy). Its release func runs when the
-	// worker returns.
+	// Admit, when set, runs after the request limit and the kind's slot
+	// were checked and may refuse the request (typically with busy). Its
+	// release func runs once, when the worker is done: under the output
+	// lock right before the result is written (so the slot is free when
+	// the client reads the answer), or after the handler returns when the
+	// request was answered before (cancelled). The same rules hold for it.
+	//
+	// Admit runs on the protocol loop while the server's mutex is held, so
+	// that refusing, taking the slots and registering c as active are one
+	// step: a refused request leaves no trace, and whatever Admit records
+	// (the generation c belongs to) is in place before a policy change,
+	// status or shutdown can see c. Therefore Admit must:
+	//   - return at once: no I/O, no waiting on a channel, a condition or
+	//     another request; the protocol loop, status and cancellation all
+	//     wait for it;
+	//   - not call back into the server: no method of Server or Call
+	//     (Notify, Terminate, OnCommit, Answered, Calls...), which take the
+	//     server's mutex or the output lock (taken before the mutex
+	//     elsewhere) and would deadlock;
+	//   - take only locks of its own feature that are never held while
+	//     calling into the server (the lock order is output lock, server
+	//     mutex, feature lock).
+	// c's Params are decoded and c.Context() is live; nothing has been
+	// written for c yet.
 	Admit func(c *Call) (release func(), err error)
 	// Handle does the work off the protocol loop. Its result (or error)
 	// becomes the terminal response unless the request was already answered.

@@ -105,7 +105,7 @@ func rankCold(b testing.TB, r *Ranker, query string, k int, cold bool) {
 		for _, set := range r.cache.sets {
 			set.recycle()
 		}
-		r.cache = newQueryCache(r.Len())
+		r.cache = newQueryCache()
 	}
 	if _, err := r.Rank(context.Background(), query, k); err != nil {
 		b.Fatal(err)
@@ -117,7 +117,7 @@ func orderCold(b testing.TB, r *Ranker, query string) {
 	for _, set := range r.cache.sets {
 		set.recycle()
 	}
-	r.cache = newQueryCache(r.Len())
+	r.cache = newQueryCache()
 	if _, _, err := r.Order(context.Background(), query, 0); err != nil {
 		b.Fatal(err)
 	}
@@ -221,4 +221,50 @@ func BenchmarkExtend(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(idx)), "ns/path")
+}
+
+// goTree1M is the Go source tree 88 times over, under go1.0/ to go1.87/
+// (1,010,064 paths): the million paths of a large monorepo's index.
+func goTree1M(tb testing.TB) []string {
+	tree := goTree(tb)
+	goTree1MOnce.Do(func() {
+		for v := range 88 {
+			for _, p := range tree {
+				goTree1MPaths = append(goTree1MPaths, fmt.Sprintf("go1.%d/%s", v, p))
+			}
+		}
+	})
+	return goTree1MPaths
+}
+
+var (
+	goTree1MOnce  sync.Once
+	goTree1MPaths []string
+)
+
+// BenchmarkAdd adds pages of 10,000 paths to a Ranker of a million (the
+// whole-tree index streaming in): Add alone, and Add followed by the
+// ranking of a query typed before, which extends its cached result.
+func BenchmarkAdd(b *testing.B) {
+	paths := goTree1M(b)
+	page := make([]string, 10_000)
+	for i := range page {
+		page[i] = "added/" + paths[i*97%len(paths)]
+	}
+	b.Run("10k-into-1M", func(b *testing.B) {
+		r := New(paths)
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Add(page)
+		}
+	})
+	b.Run("10k-into-1M-then-rank", func(b *testing.B) {
+		r := New(paths)
+		rankCold(b, r, "srv", benchK, true)
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Add(page)
+			rankCold(b, r, "srv", benchK, false)
+		}
+	})
 }

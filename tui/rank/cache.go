@@ -29,8 +29,13 @@ type queryCache struct {
 	budget int
 }
 
-func newQueryCache(paths int) *queryCache {
-	return &queryCache{budget: cacheBudget * max(paths, 1)}
+func newQueryCache() *queryCache {
+	return &queryCache{budget: cacheBudget}
+}
+
+// fit sets the budget for a snapshot of n paths (which Add grows).
+func (c *queryCache) fit(n int) {
+	c.budget = cacheBudget * max(n, 1)
 }
 
 // lookup returns query's match set, if cached, and marks it recent.
@@ -58,12 +63,25 @@ func (c *queryCache) narrowest(query string) *matchSet {
 	return best
 }
 
-// add caches set, then drops the rows of older sets, older sets
-// themselves and at last set's own rows, least recently used first, until
-// the cache is within its bounds.
+// add caches set, then trims the cache.
 func (c *queryCache) add(set *matchSet) {
 	c.sets = append(c.sets, set)
 	c.held += set.size()
+	c.trim()
+}
+
+// grew accounts for n more hits and row cells in the most recently used
+// set (extend's), then trims the cache.
+func (c *queryCache) grew(n int) {
+	c.held += n
+	c.trim()
+}
+
+// trim drops the rows of older sets, older sets themselves and at last
+// the most recent set's own rows, least recently used first, until the
+// cache is within its bounds.
+func (c *queryCache) trim() {
+	set := c.sets[len(c.sets)-1]
 	for _, old := range c.sets[:len(c.sets)-1] {
 		if c.held <= c.budget {
 			break

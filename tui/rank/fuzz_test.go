@@ -12,8 +12,9 @@ import (
 // FuzzRank ranks any query over any newline-separated paths and checks
 // that the result is complete and sound: exactly the paths holding the
 // query's runes in order match (under smart case), each match's positions
-// are ascending rune starts in bounds holding those runes, and typing the
-// query rune by rune first changes nothing.
+// are ascending rune starts in bounds holding those runes, and neither
+// typing the query rune by rune first nor adding half the paths after a
+// first ranking changes anything.
 func FuzzRank(f *testing.F) {
 	f.Add("srv", "net/http/server.go\ncmd/go/main.go\nsrv")
 	f.Add("Ab", "aAb\nAB\nab/AbAb")
@@ -38,6 +39,12 @@ func FuzzRank(f *testing.F) {
 		again, _ := r.Rank(context.Background(), query, 0)
 		if !reflect.DeepEqual(again, res) {
 			t.Fatalf("%q: typed rune by rune ranks differently", query)
+		}
+		half := New(paths[:len(paths)/2])
+		half.Rank(context.Background(), query, 3)
+		half.Add(paths[len(paths)/2:])
+		if added, _ := half.Rank(context.Background(), query, 0); !reflect.DeepEqual(added, res) {
+			t.Fatalf("%q: ranked over half the paths, then all added, ranks differently", query)
 		}
 	})
 }

@@ -3,13 +3,13 @@ package rank
 // topK is a bounded heap keeping the k best hits offered, worst on top.
 // With k <= 0 it keeps nothing.
 type topK struct {
-	r     *Ranker
+	t     *table
 	k     int
 	items []hit
 }
 
-func (h *topK) init(r *Ranker, k int) {
-	h.r, h.k, h.items = r, k, make([]hit, 0, max(k, 0))
+func (h *topK) init(t *table, k int) {
+	h.t, h.k, h.items = t, k, make([]hit, 0, max(k, 0))
 }
 
 // offer adds x if it is among the k best offered.
@@ -22,7 +22,7 @@ func (h *topK) offer(x hit) {
 	case len(h.items) < h.k:
 		h.items = append(h.items, x)
 		h.up(len(h.items) - 1)
-	case h.r.compare(x, h.items[0]) < 0:
+	case h.t.compare(x, h.items[0]) < 0:
 		h.items[0] = x
 		h.down(0)
 	}
@@ -30,7 +30,7 @@ func (h *topK) offer(x hit) {
 
 // worse reports whether item i ranks below item j (heap order: worst first).
 func (h *topK) worse(i, j int) bool {
-	return h.r.compare(h.items[i], h.items[j]) > 0
+	return h.t.compare(h.items[i], h.items[j]) > 0
 }
 
 func (h *topK) up(i int) {

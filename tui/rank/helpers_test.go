@@ -49,3 +49,19 @@ func rankOf(res Result, paths []string, path string) int {
 	}
 	return 0
 }
+
+// reference scores every path of r for query one at a time, on one
+// goroutine, and sorts the matches by compare: what Rank(query, 0) must
+// return.
+func reference(r *Ranker, query string) []hit {
+	t, p := r.tab.Load(), compile(query)
+	var ref []hit
+	for i := range t.n {
+		x, j := t.block(i)
+		if v, _ := x.score(&scratch{}, p, j, false); v != noMatch {
+			ref = append(ref, hit{idx: int32(i), score: v})
+		}
+	}
+	slices.SortFunc(ref, t.compare)
+	return ref
+}

@@ -56,11 +56,7 @@ func newIndex(paths []string) *index {
 	others := make([][]int, chunks)
 	forChunks(chunks, func(c int) {
 		for i := c * indexChunk; i < min((c+1)*indexChunk, len(paths)); i++ {
-			e := &x.ents[i]
-			a, b := int(e.start), int(e.start)+len(paths[i])
-			if mask, ok := prepareASCII(x.fold[a:b], x.cls[a:b], paths[i]); ok {
-				*e = entry{mask: mask, start: e.start, n: int32(b - a), bytes: int32(b - a), ascii: true}
-			} else {
+			if !x.prepareASCII(i, x.ents[i].start, paths[i]) {
 				others[c] = append(others[c], i)
 			}
 		}
@@ -71,6 +67,25 @@ func newIndex(paths []string) *index {
 		}
 	}
 	return x
+}
+
+// prepare prepares path p as path i, its ASCII bytes at start in the
+// byte arenas.
+func (x *index) prepare(i int, start int32, p string) {
+	if !x.prepareASCII(i, start, p) {
+		x.ents[i] = x.addRunes(p)
+	}
+}
+
+// prepareASCII prepares path p as path i at start in the byte arenas and
+// reports true, or reports false when p is not ASCII.
+func (x *index) prepareASCII(i int, start int32, p string) bool {
+	a, b := int(start), int(start)+len(p)
+	mask, ok := prepareASCII(x.fold[a:b], x.cls[a:b], p)
+	if ok {
+		x.ents[i] = entry{mask: mask, start: start, n: int32(len(p)), bytes: int32(len(p)), ascii: true}
+	}
+	return ok
 }
 
 // forChunks runs work(c) for every chunk c, on as many goroutines as

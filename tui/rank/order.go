@@ -14,17 +14,17 @@ type keyed struct {
 	idx, score int32
 }
 
-func (r *Ranker) keyOf(h hit) keyed {
+func (t *table) keyOf(h hit) keyed {
 	d := uint64(math.MaxInt32 - int64(h.score)) // 0 for the best score
-	return keyed{key: d<<32 | uint64(uint32(min(len(r.x.paths[h.idx]), math.MaxUint32))), idx: h.idx, score: h.score}
+	return keyed{key: d<<32 | uint64(uint32(min(len(t.path(h.idx)), math.MaxUint32))), idx: h.idx, score: h.score}
 }
 
 // compareKeyed is compare over keyed hits.
-func (r *Ranker) compareKeyed(a, b keyed) int {
+func (t *table) compareKeyed(a, b keyed) int {
 	if a.key != b.key {
 		return cmp.Compare(a.key, b.key)
 	}
-	if c := cmp.Compare(r.x.paths[a.idx], r.x.paths[b.idx]); c != 0 {
+	if c := cmp.Compare(t.path(a.idx), t.path(b.idx)); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.idx, b.idx)
@@ -36,11 +36,11 @@ func (r *Ranker) compareKeyed(a, b keyed) int {
 // hits of equal key stay in index order; each run of equal keys is then
 // sorted by path bytes. `scout filter` prints every match, and at one
 // rune that is a sort of nearly every path.
-func (r *Ranker) sortAll(set *matchSet) []hit {
+func sortAll(t *table, set *matchSet) []hit {
 	ks := make([]keyed, 0, set.total)
 	for _, g := range set.segs {
 		for _, h := range g.hits {
-			ks = append(ks, r.keyOf(h))
+			ks = append(ks, t.keyOf(h))
 		}
 	}
 	ks = radixSort(ks)
@@ -50,7 +50,7 @@ func (r *Ranker) sortAll(set *matchSet) []hit {
 			hi++
 		}
 		if hi-lo > 1 {
-			slices.SortFunc(ks[lo:hi], r.compareKeyed)
+			slices.SortFunc(ks[lo:hi], t.compareKeyed)
 		}
 		lo = hi
 	}

@@ -41,13 +41,7 @@ func TestOrderIsRank(t *testing.T) {
 			if q == "" || k > 0 {
 				continue
 			}
-			var ref []hit
-			for i := range paths {
-				if v, _ := r.x.score(&scratch{}, compile(q), i, false); v != noMatch {
-					ref = append(ref, hit{idx: int32(i), score: v})
-				}
-			}
-			slices.SortFunc(ref, r.compare)
+			ref := reference(r, q)
 			if !sameHits(res.Matches, ref) {
 				t.Fatalf("%q: the full order differs from compare's", q)
 			}
@@ -72,13 +66,7 @@ func TestOneRuneIsReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ref []hit
-		for i := range paths {
-			if v, _ := r.x.score(&scratch{}, compile(q), i, false); v != noMatch {
-				ref = append(ref, hit{idx: int32(i), score: v})
-			}
-		}
-		slices.SortFunc(ref, r.compare)
+		ref := reference(r, q)
 		if res.Total != len(ref) || !sameHits(res.Matches, ref) {
 			t.Fatalf("%q: %d matches, reference %d, or scores differ", q, res.Total, len(ref))
 		}

@@ -22,9 +22,12 @@
 // A Ranker remembers recent queries' match sets, so typing narrows the
 // previous result instead of rescanning the snapshot (and continues each
 // match's alignment from where the shorter query left it), and deleting a
-// rune restores an earlier result. Candidates are prefiltered by a rune
-// bitmask, scored without allocating per candidate, split across cores and
-// cut to the best k with a heap. The order is total and deterministic:
+// rune restores an earlier result. Paths can be added to a live Ranker
+// (Add, for an index or a stream that arrives page by page) without
+// waiting for a ranking in flight; cached results are extended with the
+// new paths' matches when next used (table.go). Candidates are
+// prefiltered by a rune bitmask, scored without allocating per candidate,
+// split across cores and cut to the best k with a heap. The order is total and deterministic:
 // score, then shorter path, then path bytes, then input index. The
 // complete order (Order, which `scout filter` prints, without highlight
 // positions) radix-sorts (score, length) keys and compares path bytes only
@@ -36,23 +39,28 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Ranker holds a snapshot's paths and a cache of earlier results. Its
-// methods are safe for concurrent use; calls run one at a time, so cancel
-// the context of a call that has gone stale (the user typed again) and the
-// next call starts as soon as the stale one notices, within one chunk.
+// methods are safe for concurrent use. Rankings run one at a time, so
+// cancel the context of a call that has gone stale (the user typed again)
+// and the next call starts as soon as the stale one notices, within one
+// chunk. Add, Len and Path never wait for a ranking (table.go).
 type Ranker struct {
-	mu      sync.Mutex
-	x       *index
+	mu      sync.Mutex // one ranking at a time: the cache and the scratch
 	scratch []*scratch // one per worker; scratch[0] also serves the caller
 	cache   *queryCache
+
+	addMu sync.Mutex // one Add at a time
+	tab   atomic.Pointer[table]
 }
 
 // Result is one ranking.
 type Result struct {
 	Query   string  // the query ranked
-	Total   int     // how many paths match
+	Paths   int     // how many paths were ranked: Len() when the ranking began
+	Total   int     // how many of them match
 	Matches []Match // the best matches, best first
 }
 
@@ -65,20 +73,38 @@ type Match struct {
 
 // New prepares paths (slash-separated relative paths) for ranking, in
 // time linear in their total length. The slice must not be modified
-// afterwards; a new snapshot gets a new Ranker.
+// afterwards; a new snapshot gets a new Ranker, more paths of the same
+// snapshot are given to Add.
 func New(paths []string) *Ranker {
-	r := &Ranker{x: newIndex(paths), cache: newQueryCache(len(paths))}
+	r := &Ranker{cache: newQueryCache()}
+	r.tab.Store(newTable(paths))
 	for range runtime.GOMAXPROCS(0) {
 		r.scratch = append(r.scratch, &scratch{})
 	}
 	return r
 }
 
-// Len returns the number of paths.
-func (r *Ranker) Len() int { return len(r.x.paths) }
+// Add appends paths after the ones the Ranker holds: the first gets index
+// Len(), in time linear in their total length (plus one pointer per 1,024
+// paths held), whatever the Ranker holds. It does not wait for a ranking
+// in flight, which goes on over the paths it began with. Rankings begun
+// afterwards see the new paths, in the same order as if they had all been
+// given to New: each cached result is extended with the matches among the
+// new paths when it is next used. paths may be reused by the caller.
+func (r *Ranker) Add(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	r.addMu.Lock()
+	defer r.addMu.Unlock()
+	r.tab.Store(r.tab.Load().with(paths))
+}
 
-// Path returns path i.
-func (r *Ranker) Path(i int) string { return r.x.paths[i] }
+// Len returns the number of paths.
+func (r *Ranker) Len() int { return r.tab.Load().n }
+
+// Path returns path i (0 <= i < Len()).
+func (r *Ranker) Path(i int) string { return r.tab.Load().path(int32(i)) }
 
 // Rank returns how many paths match query and the best k of them (all when
 // k <= 0), best first, each with the positions that earned its score.
@@ -88,18 +114,20 @@ func (r *Ranker) Path(i int) string { return r.x.paths[i] }
 func (r *Ranker) Rank(ctx context.Context, query string, k int) (Result, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p, total, top, err := r.top(ctx, query, k)
+	t := r.tab.Load()
+	p, total, top, err := r.top(ctx, t, query, k)
 	switch {
 	case err != nil:
 		return Result{}, err
 	case p == nil:
-		return Result{Query: query, Total: total, Matches: r.bare(top)}, nil
+		return Result{Query: query, Paths: t.n, Total: total, Matches: bare(top)}, nil
 	}
-	res := Result{Query: query, Total: total, Matches: make([]Match, len(top))}
+	res := Result{Query: query, Paths: t.n, Total: total, Matches: make([]Match, len(top))}
 	s := r.scratch[0]
 	for i, h := range top {
-		r.x.score(s, p, int(h.idx), true)
-		res.Matches[i] = Match{int(h.idx), int(h.score), r.x.positions(s, int(h.idx))}
+		x, j := t.block(int(h.idx))
+		x.score(s, p, j, true)
+		res.Matches[i] = Match{int(h.idx), int(h.score), x.positions(s, j)}
 	}
 	return res, nil
 }
@@ -111,7 +139,7 @@ func (r *Ranker) Rank(ctx context.Context, query string, k int) (Result, error) 
 func (r *Ranker) Order(ctx context.Context, query string, k int) (int, []int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	_, total, top, err := r.top(ctx, query, k)
+	_, total, top, err := r.top(ctx, r.tab.Load(), query, k)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -122,17 +150,17 @@ func (r *Ranker) Order(ctx context.Context, query string, k int) (int, []int, er
 	return total, out, nil
 }
 
-// top ranks query: its compiled pattern (nil for the empty query), the
-// number of matches and the best k hits. The caller holds r.mu.
-func (r *Ranker) top(ctx context.Context, query string, k int) (*pattern, int, []hit, error) {
+// top ranks query over t: its compiled pattern (nil for the empty query),
+// the number of matches and the best k hits. The caller holds r.mu.
+func (r *Ranker) top(ctx context.Context, t *table, query string, k int) (*pattern, int, []hit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, nil, err
 	}
 	if query == "" {
-		return nil, len(r.x.paths), r.all(k), nil
+		return nil, t.n, all(t.n, k), nil
 	}
 	p := compile(query)
-	set, top, err := r.rank(ctx, p, k)
+	set, top, err := r.rank(ctx, t, p, k)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -140,7 +168,7 @@ func (r *Ranker) top(ctx context.Context, query string, k int) (*pattern, int, [
 }
 
 // bare turns hits into matches without positions.
-func (r *Ranker) bare(top []hit) []Match {
+func bare(top []hit) []Match {
 	if top == nil {
 		return nil
 	}
@@ -151,13 +179,18 @@ func (r *Ranker) bare(top []hit) []Match {
 	return out
 }
 
-// rank returns p's match set and best k hits: the cached set when there
-// is one, else a scan narrowing the longest cached prefix's set, cached.
-func (r *Ranker) rank(ctx context.Context, p *pattern, k int) (*matchSet, []hit, error) {
+// rank returns p's match set over t and its best k hits: the cached set
+// when there is one (extended to t's paths first, if it covers fewer),
+// else a scan narrowing the longest cached prefix's set, cached.
+func (r *Ranker) rank(ctx context.Context, t *table, p *pattern, k int) (*matchSet, []hit, error) {
+	r.cache.fit(t.n)
 	if set := r.cache.lookup(p.text); set != nil {
-		return set, r.best(set, k), nil
+		if err := r.extend(ctx, t, p, set); err != nil {
+			return nil, nil, err
+		}
+		return set, r.best(t, set, k), nil
 	}
-	set, top, err := r.scan(ctx, p, r.cache.narrowest(p.text), k)
+	set, top, err := r.scan(ctx, t, p, r.cache.narrowest(p.text), k)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -165,9 +198,9 @@ func (r *Ranker) rank(ctx context.Context, p *pattern, k int) (*matchSet, []hit,
 	return set, top, nil
 }
 
-// all is the ranking of the empty query: the first k paths in input order.
-func (r *Ranker) all(k int) []hit {
-	n := len(r.x.paths)
+// all is the ranking of the empty query over n paths: the first k in
+// input order.
+func all(n, k int) []hit {
 	if k > 0 {
 		n = min(n, k)
 	}

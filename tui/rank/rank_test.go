@@ -136,7 +136,7 @@ func TestRankEmptyQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Result{Total: 3, Matches: []Match{{Index: 0}, {Index: 1}}}
+	want := Result{Paths: 3, Total: 3, Matches: []Match{{Index: 0}, {Index: 1}}}
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("got %+v, want %+v", res, want)
 	}
@@ -208,13 +208,7 @@ func TestRankMatchesReference(t *testing.T) {
 	}
 	r := New(paths)
 	for _, q := range []string{"s", "go", "srv", "server", "internalhttp"} {
-		var ref []hit
-		for i := range paths {
-			if v, _ := r.x.score(&scratch{}, compile(q), i, false); v != noMatch {
-				ref = append(ref, hit{idx: int32(i), score: v})
-			}
-		}
-		slices.SortFunc(ref, r.compare)
+		ref := reference(r, q)
 		for _, k := range []int{0, 1, 50} {
 			res, err := r.Rank(context.Background(), q, k)
 			if err != nil {
@@ -326,7 +320,8 @@ func setOf(query string, n, rows int) *matchSet {
 }
 
 func TestQueryCacheBounds(t *testing.T) {
-	c := newQueryCache(10) // budget 120: hits plus row cells
+	c := newQueryCache()
+	c.fit(10) // budget 120: hits plus row cells
 	for i := range 4 {
 		c.add(setOf(strings.Repeat("a", i+1), 10, 2)) // 30 each
 	}
@@ -356,7 +351,8 @@ func TestQueryCacheBounds(t *testing.T) {
 }
 
 func TestNarrowestOnRuneBoundary(t *testing.T) {
-	c := newQueryCache(10)
+	c := newQueryCache()
+	c.fit(10)
 	c.add(setOf("a\xc3", 1, 0))
 	if got := c.narrowest("aé"); got != nil {
 		t.Errorf("narrowed %q from %q, which cuts a rune", "aé", got.query)

@@ -1,7 +1,6 @@
 package rank
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"sync"
@@ -28,18 +27,20 @@ type hit struct {
 	row, n     int32 // cells row..row+n of its segment's rows; n < 0: not kept
 }
 
-// matchSet is a query's complete match set, kept in the cache. It is split
-// into segments, one per chunk of the snapshot's paths, which later scans
-// take as their chunks.
+// matchSet is a query's complete match set over the paths [0, covers),
+// kept in the cache. It is split into segments, one per block of the
+// table it was found in (the last may cover only part of its block), which
+// later scans take as their chunks.
 type matchSet struct {
 	query     string
 	runes     int  // the query's length in runes
 	sensitive bool // the query's case mode
+	covers    int  // the paths searched: [0, covers)
 	total     int
 	segs      []segment
 }
 
-// segment is the part of a match set found in one chunk: the matches in
+// segment is the part of a match set found in one block: the matches in
 // index order, and each match's last row of the dynamic program, from
 // which a longer query's alignment continues.
 type segment struct {
@@ -62,103 +63,179 @@ func (g *segment) size() int {
 	return len(g.hits) + len(g.pos)
 }
 
-// scan finds p's match set, from src's if given (the set of a prefix of
-// p's; its rows are continued when the case mode agrees) or else from every
-// path, and returns it with the best k matches, best first (all when
-// k <= 0). It returns ctx's error if ctx is done first.
-func (r *Ranker) scan(ctx context.Context, p *pattern, src *matchSet, k int) (*matchSet, []hit, error) {
-	n, chunks := len(r.x.paths), (len(r.x.paths)+chunkSize-1)/chunkSize
+// scan finds p's match set over t, from src's if given (the set of a
+// prefix of p's; its rows are continued when the case mode agrees; the
+// paths it does not cover are searched afresh) or else from every path,
+// and returns it with the best k matches, best first (all when k <= 0).
+// It returns ctx's error if ctx is done first.
+func (r *Ranker) scan(ctx context.Context, t *table, p *pattern, src *matchSet, k int) (*matchSet, []hit, error) {
+	covered, n := 0, t.n
 	if src != nil {
-		n, chunks = src.total, len(src.segs)
+		covered, n = src.covers, t.n-src.covers+src.total
 	}
-	set := &matchSet{query: p.text, runes: len(p.runes), sensitive: p.sensitive, segs: make([]segment, chunks)}
+	set := &matchSet{query: p.text, runes: len(p.runes), sensitive: p.sensitive, covers: t.n, segs: make([]segment, len(t.blocks))}
 	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
 	r.parallel(n, func(w int) {
-		heaps[w].init(r, k)
-		for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
+		heaps[w].init(t, k)
+		for c := int(next.Add(1) - 1); c < len(t.blocks); c = int(next.Add(1) - 1) {
 			if ctx.Err() != nil {
 				return
 			}
-			set.segs[c] = r.scanChunk(r.scratch[w], p, src, c, &heaps[w])
+			set.segs[c] = r.scanBlock(r.scratch[w], t, p, src, covered, c, &heaps[w])
 		}
 	})
 	if err := ctx.Err(); err != nil {
+		set.recycle()
 		return nil, nil, err
 	}
 	for _, g := range set.segs {
 		set.total += len(g.hits)
 	}
-	return set, r.merge(heaps, set, k), nil
+	return set, r.merge(t, heaps, set, k), nil
 }
 
-// scanChunk returns the segment of chunk c's matches, offering each to h.
-func (r *Ranker) scanChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK) segment {
-	if p.bytes != nil && (src == nil && len(p.runes) == 1 ||
-		src != nil && src.runes == len(p.runes)-1 && src.sensitive == p.sensitive) {
-		return r.lastChunk(s, p, src, c, h)
+// extend extends set, p's match set, to every path of t: the paths added
+// since set was found are searched and their matches appended. It leaves
+// set as it was and returns ctx's error if ctx is done first.
+func (r *Ranker) extend(ctx context.Context, t *table, p *pattern, set *matchSet) error {
+	if set.covers == t.n {
+		return nil
 	}
-	if src == nil {
-		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(r.x.paths))
-		g := newSegment(hi - lo)
-		for i := lo; i < hi; i++ {
-			r.try(s, p, i, nil, 0, &g, h)
+	c0 := set.covers / chunkSize
+	segs := make([]segment, len(t.blocks)-c0)
+	var next atomic.Int32
+	r.parallel(t.n-set.covers, func(w int) {
+		var none topK // keeps nothing: the caller ranks the whole set
+		for c := int(next.Add(1) - 1); c < len(segs); c = int(next.Add(1) - 1) {
+			if ctx.Err() != nil {
+				return
+			}
+			segs[c] = r.scanBlock(r.scratch[w], t, p, nil, set.covers, c0+c, &none)
 		}
-		return g
+	})
+	if err := ctx.Err(); err != nil {
+		(&matchSet{segs: segs}).recycle()
+		return err
 	}
-	from := &src.segs[c]
-	g := newSegment(len(from.hits))
-	var prev row
-	for _, x := range from.hits {
-		m := src.runes
-		if !from.rowOf(x, &prev) || src.sensitive != p.sensitive {
-			m = 0
+	grown := 0
+	for _, g := range segs {
+		set.total += len(g.hits)
+		grown += g.size()
+	}
+	if c0 < len(set.segs) {
+		set.segs[c0].join(segs[0])
+		segs = segs[1:]
+	}
+	set.segs = append(set.segs, segs...)
+	set.covers = t.n
+	r.cache.grew(grown)
+	return nil
+}
+
+// join appends the hits and rows of h, a segment of later paths of the
+// same block, to g, and recycles h's buffers.
+func (g *segment) join(h segment) {
+	if g.pos != nil && h.pos != nil {
+		shift := int32(len(g.pos))
+		for i := range h.hits {
+			h.hits[i].row += shift
 		}
-		r.try(s, p, int(x.idx), &prev, m, &g, h)
+		g.pos, g.v0, g.v1 = append(g.pos, h.pos...), append(g.v0, h.v0...), append(g.v1, h.v1...)
+	}
+	g.hits = append(g.hits, h.hits...)
+	putHits(h.hits)
+	if h.pos != nil {
+		putInts(h.pos)
+		putInts(h.v0)
+		putInts(h.v1)
+	}
+}
+
+// scanBlock returns the segment of block c's matches of p, offering each
+// to h: src's matches in the block narrowed (when src is given), then
+// the block's paths from index covered on searched afresh.
+func (r *Ranker) scanBlock(s *scratch, t *table, p *pattern, src *matchSet, covered, c int, h *topK) segment {
+	x, base := t.blocks[c], c*chunkSize
+	var from *segment
+	if src != nil && c < len(src.segs) {
+		from = &src.segs[c]
+	}
+	lo, hi := max(covered-base, 0), len(x.paths)
+	n := max(hi-lo, 0)
+	if from != nil {
+		n += len(from.hits)
+	}
+	g := newSegment(n)
+	if from != nil {
+		r.narrow(s, x, base, p, src, from, &g, h)
+	}
+	if lo < hi {
+		r.fresh(s, x, base, p, lo, hi, &g, h)
 	}
 	return g
 }
 
-// lastChunk is scanChunk for a keystroke's usual case, an ASCII pattern
-// whose rows are one rune away: a first rune over every path, or a rune
-// added to src's query in the same case mode. ASCII paths are scored here
-// in one loop (lastASCII's steps, without its calls); others, and those
-// whose rows were dropped, go through try.
-func (r *Ranker) lastChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK) segment {
-	x := r.x
-	var from *segment
-	var lo, hi int
-	if src == nil {
-		lo, hi = c*chunkSize, min((c+1)*chunkSize, len(x.paths))
-	} else {
-		from = &src.segs[c]
-		hi = len(from.hits)
+// fresh adds to g the matches of p among paths [lo, hi) of block x, whose
+// first path has index base.
+func (r *Ranker) fresh(s *scratch, x *index, base int, p *pattern, lo, hi int, g *segment, h *topK) {
+	if p.bytes != nil && len(p.runes) == 1 {
+		r.last(s, x, base, p, nil, lo, hi, g, h)
+		return
 	}
-	g := newSegment(hi - lo)
+	for j := lo; j < hi; j++ {
+		r.try(s, x, base, p, j, nil, 0, g, h)
+	}
+}
+
+// narrow adds to g the matches of p among from's, the matches in block x
+// of src, the match set of a prefix of p's query.
+func (r *Ranker) narrow(s *scratch, x *index, base int, p *pattern, src *matchSet, from *segment, g *segment, h *topK) {
+	if p.bytes != nil && src.runes == len(p.runes)-1 && src.sensitive == p.sensitive {
+		r.last(s, x, base, p, from, 0, len(from.hits), g, h)
+		return
+	}
+	var prev row
+	for _, hit := range from.hits {
+		m := src.runes
+		if !from.rowOf(hit, &prev) || src.sensitive != p.sensitive {
+			m = 0
+		}
+		r.try(s, x, base, p, int(hit.idx)-base, &prev, m, g, h)
+	}
+}
+
+// last is the keystroke's usual case, an ASCII pattern whose rows are one
+// rune away: a first rune over paths [lo, hi) of block x (from is nil),
+// or a rune added to the query of from's hits [lo, hi), in the same case
+// mode. ASCII paths are scored here in one loop (lastASCII's steps,
+// without its calls); others, and those whose rows were dropped, go
+// through try.
+func (r *Ranker) last(s *scratch, x *index, base int, p *pattern, from *segment, lo, hi int, g *segment, h *topK) {
 	last := p.bytes[len(p.bytes)-1]
 	unmatched := int32(len(p.runes))
 	var prev row
 	for k := lo; k < hi; k++ {
-		i, pp := k, (*row)(nil)
+		j, pp := k, (*row)(nil)
 		if from != nil {
-			i = int(from.hits[k].idx)
+			j = int(from.hits[k].idx) - base
 			if !from.rowOf(from.hits[k], &prev) {
-				r.try(s, p, i, nil, 0, &g, h)
+				r.try(s, x, base, p, j, nil, 0, g, h)
 				continue
 			}
 			pp = &prev
 		}
-		e := &x.ents[i]
+		e := &x.ents[j]
 		if e.mask&p.mask != p.mask {
 			continue
 		}
 		if !e.ascii {
-			r.try(s, p, i, pp, len(p.runes)-1, &g, h)
+			r.try(s, x, base, p, j, pp, len(p.runes)-1, g, h)
 			continue
 		}
 		t := x.fold[e.start : e.start+e.n]
 		if p.sensitive {
-			t = bytesOf(x.paths[i])
+			t = bytesOf(x.paths[j])
 		}
 		start := 0
 		if pp != nil {
@@ -178,11 +255,10 @@ func (r *Ranker) lastChunk(s *scratch, p *pattern, src *matchSet, c int, h *topK
 		} else {
 			best = nextRowBest(pp, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
 		}
-		hit := hit{idx: int32(i), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}
+		hit := hit{idx: int32(base + j), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}
 		g.hits = append(g.hits, hit)
 		h.offer(hit)
 	}
-	return g
 }
 
 // newSegment returns a segment sized for n candidates, from recycled
@@ -196,36 +272,37 @@ func newSegment(n int) segment {
 	}
 }
 
-// try scores path i for p, continuing prev, the last row of p's first m
-// runes, unless m is 0, and adds a match to g and h. When only p's last
-// rune is left to align, its row is built straight into g.
-func (r *Ranker) try(s *scratch, p *pattern, i int, prev *row, m int, g *segment, h *topK) {
-	x := hit{idx: int32(i), row: int32(len(g.pos))}
+// try scores path j of block x (index base+j) for p, continuing prev,
+// the last row of p's first m runes, unless m is 0, and adds a match to g
+// and h. When only p's last rune is left to align, its row is built
+// straight into g.
+func (r *Ranker) try(s *scratch, x *index, base int, p *pattern, j int, prev *row, m int, g *segment, h *topK) {
+	y := hit{idx: int32(base + j), row: int32(len(g.pos))}
 	if m == len(p.runes)-1 {
 		if m == 0 {
 			prev = nil
 		}
-		x.score, x.n = r.x.scoreLast(s, p, i, prev, g)
+		y.score, y.n = x.scoreLast(s, p, j, prev, g)
 	} else {
-		x.score, x.n = r.scoreElse(s, p, i, prev, m, g)
+		y.score, y.n = scoreElse(s, x, p, j, prev, m, g)
 	}
-	if x.score == noMatch {
+	if y.score == noMatch {
 		return
 	}
-	g.hits = append(g.hits, x)
-	h.offer(x)
+	g.hits = append(g.hits, y)
+	h.offer(y)
 }
 
 // scoreElse is try's general case: the alignment is computed in s, then
 // its last row (if kept; else the length is -1) is copied to g.
-func (r *Ranker) scoreElse(s *scratch, p *pattern, i int, prev *row, m int, g *segment) (int32, int32) {
+func scoreElse(s *scratch, x *index, p *pattern, j int, prev *row, m int, g *segment) (int32, int32) {
 	var v int32
 	kept := false
 	if m > 0 {
-		v, kept = r.x.extend(s, p, i, m, prev)
+		v, kept = x.extend(s, p, j, m, prev)
 	}
 	if !kept {
-		v, kept = r.x.score(s, p, i, false)
+		v, kept = x.score(s, p, j, false)
 	}
 	if v == noMatch || !kept {
 		return v, -1
@@ -249,50 +326,33 @@ func (r *Ranker) parallel(n int, work func(w int)) {
 }
 
 // best returns the k best hits of set (all when k <= 0), best first.
-func (r *Ranker) best(set *matchSet, k int) []hit {
+func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
 	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
 	r.parallel(set.total, func(w int) {
-		heaps[w].init(r, k)
+		heaps[w].init(t, k)
 		for c := int(next.Add(1) - 1); c < len(set.segs); c = int(next.Add(1) - 1) {
 			for _, x := range set.segs[c].hits {
 				heaps[w].offer(x)
 			}
 		}
 	})
-	return r.merge(heaps, set, k)
+	return r.merge(t, heaps, set, k)
 }
 
 // merge returns the best k hits, best first: the union of the workers'
 // heaps sorted and cut, or for k <= 0 every hit of set sorted.
-func (r *Ranker) merge(heaps []topK, set *matchSet, k int) []hit {
+func (r *Ranker) merge(t *table, heaps []topK, set *matchSet, k int) []hit {
 	if k <= 0 {
-		return r.sortAll(set)
+		return sortAll(t, set)
 	}
 	var all []hit
 	for _, h := range heaps {
 		all = append(all, h.items...)
 	}
-	slices.SortFunc(all, r.compare)
+	slices.SortFunc(all, t.compare)
 	if len(all) > k {
 		all = all[:k]
 	}
 	return all
-}
-
-// compare orders hits best first: higher score, then shorter path, then
-// path bytes, then index. It is a total order, so every ranking is
-// deterministic.
-func (r *Ranker) compare(a, b hit) int {
-	if a.score != b.score {
-		return cmp.Compare(b.score, a.score)
-	}
-	pa, pb := r.x.paths[a.idx], r.x.paths[b.idx]
-	if len(pa) != len(pb) {
-		return cmp.Compare(len(pa), len(pb))
-	}
-	if c := cmp.Compare(pa, pb); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.idx, b.idx)
 }

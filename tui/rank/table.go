@@ -1,0 +1,109 @@
+package rank
+
+import (
+	"cmp"
+	"slices"
+)
+
+// A Ranker's paths live in blocks of chunkSize paths, each an index of
+// its own; every block but the last is full, so path i is at offset
+// i%chunkSize of block i/chunkSize. A scan takes one block as one chunk.
+//
+// The blocks are published as a table, which is never modified once
+// published: Add builds the new blocks (the last partial block is
+// copied, at most chunkSize paths, then filled up) and publishes a new
+// table. A ranking works on the table it loaded when it began, so Add
+// never waits for a ranking in flight, and Path and Len, which load the
+// newest table, never wait for either.
+
+// table is one published state of a Ranker's paths.
+type table struct {
+	blocks []*index
+	n      int // paths, over all blocks
+}
+
+// block returns the block of path i and i's offset in it.
+func (t *table) block(i int) (*index, int) {
+	return t.blocks[i/chunkSize], i % chunkSize
+}
+
+// path returns path i.
+func (t *table) path(i int32) string {
+	x, j := t.block(int(i))
+	return x.paths[j]
+}
+
+// newTable prepares paths as full blocks (and a partial last one), on
+// every core. The blocks share the caller's slice, capped, so that no
+// later append writes into it.
+func newTable(paths []string) *table {
+	t := &table{blocks: make([]*index, (len(paths)+chunkSize-1)/chunkSize), n: len(paths)}
+	forChunks(len(t.blocks), func(c int) {
+		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(paths))
+		t.blocks[c] = newIndex(paths[lo:hi:hi])
+	})
+	return t
+}
+
+// with returns a new table holding t's paths and then a copy of paths.
+// t is not modified: its last block, when partial, is replaced by a copy
+// filled up with the first of paths.
+func (t *table) with(paths []string) *table {
+	if len(paths) == 0 {
+		return t
+	}
+	paths = slices.Clone(paths)
+	out := &table{n: t.n + len(paths)}
+	out.blocks = make([]*index, len(t.blocks), (out.n+chunkSize-1)/chunkSize)
+	copy(out.blocks, t.blocks)
+	if fill := (chunkSize - t.n%chunkSize) % chunkSize; fill > 0 {
+		fill = min(fill, len(paths))
+		last := &out.blocks[len(out.blocks)-1]
+		*last = (*last).with(paths[:fill])
+		paths = paths[fill:]
+	}
+	out.blocks = append(out.blocks, newTable(paths).blocks...)
+	return out
+}
+
+// with returns a new index holding x's paths and then paths (all ASCII
+// paths' arenas copied, the new ones prepared); x is not modified.
+func (x *index) with(paths []string) *index {
+	all := make([]string, 0, len(x.paths)+len(paths))
+	all = append(append(all, x.paths...), paths...)
+	y := &index{
+		paths: all,
+		ents:  append(slices.Clip(x.ents), make([]entry, len(paths))...),
+		rorig: slices.Clip(x.rorig), rfold: slices.Clip(x.rfold),
+		rcls: slices.Clip(x.rcls), roff: slices.Clip(x.roff),
+	}
+	start := len(x.fold)
+	total := start
+	for _, p := range paths {
+		total += len(p)
+	}
+	y.fold = append(make([]byte, 0, total), x.fold...)[:total]
+	y.cls = append(make([]uint8, 0, total), x.cls...)[:total]
+	for k, p := range paths {
+		y.prepare(len(x.paths)+k, int32(start), p)
+		start += len(p)
+	}
+	return y
+}
+
+// compare orders hits best first: higher score, then shorter path, then
+// path bytes, then index. It is a total order, so every ranking is
+// deterministic.
+func (t *table) compare(a, b hit) int {
+	if a.score != b.score {
+		return cmp.Compare(b.score, a.score)
+	}
+	pa, pb := t.path(a.idx), t.path(b.idx)
+	if len(pa) != len(pb) {
+		return cmp.Compare(len(pa), len(pb))
+	}
+	if c := cmp.Compare(pa, pb); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.idx, b.idx)
+}
