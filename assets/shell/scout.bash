@@ -2,7 +2,9 @@
 #
 #   Ctrl-T  pick files (Tab marks several) and insert them at the cursor,
 #           each shell-quoted and followed by a space
-#   Alt-S   pick a session of this directory and insert its id
+#   Alt-S   pick a session of this directory (any agent's) and insert the
+#           command that resumes it (claude --resume ID, codex resume ID, ...;
+#           the id alone for scout's own sessions)
 #
 # They run the scout that printed them (its absolute path below), or the
 # scout on PATH when it was printed by a temporary `go run` build. Paths
@@ -25,12 +27,13 @@ __scout_ctrl_t() {
   __scout_insert "$out"
 }
 
+# The resume command is made of the agent's name, its flags and the
+# session id ([A-Za-z0-9_-]): words that need no quoting.
 __scout_alt_s() {
-  local id quoted
-  IFS= read -r id < <("$__scout_bin" sessions </dev/tty)
-  if [[ -n $id ]]; then
-    printf -v quoted '%q' "$id"
-    __scout_insert "$quoted "
+  local line
+  IFS= read -r line < <("$__scout_bin" sessions --command </dev/tty)
+  if [[ -n $line ]]; then
+    __scout_insert "$line "
   fi
 }
 

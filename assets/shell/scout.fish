@@ -3,7 +3,9 @@
 #
 #   Ctrl-T  pick files (Tab marks several) and insert them at the cursor,
 #           each shell-quoted and followed by a space
-#   Alt-S   pick a session of this directory and insert its id
+#   Alt-S   pick a session of this directory (any agent's) and insert the
+#           command that resumes it (claude --resume ID, codex resume ID, ...;
+#           the id alone for scout's own sessions)
 #
 # They run the scout that printed them (its absolute path below), or the
 # scout on PATH when it was printed by a temporary `go run` build. Paths
@@ -19,10 +21,12 @@ function __scout_ctrl_t -d 'scout: insert picked files at the cursor'
     commandline -f repaint
 end
 
-function __scout_alt_s -d 'scout: insert a picked session id at the cursor'
-    set -l id ($__scout_bin sessions </dev/tty)
-    if test -n "$id[1]"
-        commandline -i -- (string escape -- $id[1])' '
+# The resume command is made of the agent's name, its flags and the
+# session id ([A-Za-z0-9_-]): words that need no quoting.
+function __scout_alt_s -d 'scout: insert the resume command of a picked session at the cursor'
+    set -l line ($__scout_bin sessions --command </dev/tty)
+    if test -n "$line[1]"
+        commandline -i -- $line[1]' '
     end
     commandline -f repaint
 end

@@ -70,32 +70,41 @@ const (
 var tabCapabilities = [...][]string{tabFiles: nil, tabSessions: bridge.Sessions, tabProviders: bridge.Providers}
 
 // runPicker runs the picker with its three tabs, opened on tab, and
-// prints what it ended with: chosen paths, or a session's id.
+// prints what it ended with: chosen paths, or a session's agent and id.
 func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
-	in, out, err := tea.OpenTTY()
-	if err != nil {
-		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
-	}
-	defer in.Close()
-	defer out.Close()
-	required, optional := bridge.Negotiation(tabCapabilities[tab])
-	diags := bridge.NewDiagnostics()
-	client, stop, err := startBackend(required, optional, diags)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
-	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page), Diagnostics: diags})
-	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
-	if os.Getenv(debugPanicEnv) == "1" {
-		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
-	}
-	res, err := tui.Run(context.Background(), m, in, out, opts...)
+	res, err := runTUI(tab, tabCapabilities[tab], func(client *rpcclient.Client) []tui.Page {
+		return pickerPages(client, files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi}))
+	})
 	if err != nil {
 		return err
 	}
 	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+}
+
+// runTUI runs a picker of the pages made for the backend it starts
+// (needing caps besides bridge.Required), opened on tab, drawn on the
+// terminal; the backend is stopped and the terminal closed when it
+// returns.
+func runTUI(tab int, caps []string, pages func(*rpcclient.Client) []tui.Page) (tui.Outcome, error) {
+	in, out, err := tea.OpenTTY()
+	if err != nil {
+		return tui.Outcome{}, errors.New("cannot open the terminal (/dev/tty); the picker needs one")
+	}
+	defer in.Close()
+	defer out.Close()
+	required, optional := bridge.Negotiation(caps)
+	diags := bridge.NewDiagnostics()
+	client, stop, err := startBackend(required, optional, diags)
+	if err != nil {
+		return tui.Outcome{}, err
+	}
+	defer stop()
+	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pages(client), Diagnostics: diags})
+	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
+	if os.Getenv(debugPanicEnv) == "1" {
+		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
+	}
+	return tui.Run(context.Background(), m, in, out, opts...)
 }
 
 // pickerPages are the picker's tabs, in order: the Files page given, then
@@ -105,18 +114,6 @@ func pickerPages(client *rpcclient.Client, filesPage tui.Page) []tui.Page {
 		filesPage,
 		sessions.New(sessions.Options{Backend: client}),
 		providers.New(providers.Options{Backend: client}),
-	}
-}
-
-func newSessionsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "sessions",
-		Short: "Pick one of the agent's sessions for this directory: Enter opens it and prints its id",
-		Long: "scout sessions opens the picker on the Sessions tab. Enter opens the focused\n" +
-			"session exactly (session.open) and prints its id on stdout. Exit status: 0\n" +
-			"opened, 1 nothing chosen, 130 Esc/Ctrl-C, 2 startup error.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runPicker(cmd, tabSessions, pickFlags{}) },
 	}
 }
 

@@ -16,14 +16,16 @@ import (
 func newShellCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "shell bash|zsh|fish",
-		Short: "Print key bindings for a shell: Ctrl-T inserts picked files, Alt-S a session id",
+		Short: "Print key bindings for a shell: Ctrl-T inserts picked files, Alt-S a session's resume command",
 		Long: "Print key bindings to load in your shell's startup file:\n\n" +
 			"  bash  (~/.bashrc)                    eval \"$(scout shell bash)\"\n" +
 			"  zsh   (~/.zshrc)                     eval \"$(scout shell zsh)\"\n" +
 			"  fish  (~/.config/fish/config.fish)   scout shell fish | source\n\n" +
 			"Ctrl-T opens the file picker (Tab marks several) and inserts the chosen paths\n" +
-			"at the cursor, each quoted for the shell. Alt-S opens the session picker and\n" +
-			"inserts the chosen session's id. The bindings run this scout by its absolute\n" +
+			"at the cursor, each quoted for the shell. Alt-S opens a picker of this\n" +
+			"directory's sessions (every agent's) and inserts the command that resumes the\n" +
+			"chosen one (claude --resume ID, codex resume ID, ...; scout's own: the id).\n" +
+			"The bindings run this scout by its absolute\n" +
 			"path (the scout on PATH when this one is a temporary `go run` build).",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: assets.Shells,

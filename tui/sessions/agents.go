@@ -12,3 +12,12 @@ func rowAgent(r wire.SessionRow) string {
 	}
 	return r.Agent
 }
+
+// attachedAgent is the agent of an attachment (scout's own for a backend
+// that names none).
+func attachedAgent(a wire.Attachment) string {
+	if a.Agent == "" {
+		return wire.AgentScout
+	}
+	return a.Agent
+}

@@ -83,15 +83,17 @@ func (m *Model) openFocused() tea.Cmd {
 	})
 }
 
-// handleOpen ends the picker with the opened session's id, or says why it
-// was not opened; the backend's attachment is then unchanged.
+// handleOpen ends the picker with the opened session's agent and id
+// ("claude-code 0f3c…"), or says why it was not opened; the backend's
+// attachment is then unchanged.
 func (m *Model) handleOpen(msg openMsg) tea.Cmd {
 	if msg.seq != m.open.seq || !m.open.running {
 		return nil
 	}
 	m.open.running = false
 	if msg.err == nil {
-		return tui.Accept([]string{msg.res.Attachment.SessionID})
+		a := msg.res.Attachment
+		return tui.Accept([]string{attachedAgent(a) + " " + a.SessionID})
 	}
 	if errors.Is(msg.err, context.Canceled) {
 		return nil
