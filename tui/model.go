@@ -18,11 +18,11 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/page"
 )
 
 // State is the backend child's state as the status line shows it.
@@ -60,8 +60,11 @@ type Options struct {
 	Diagnostics *bridge.Diagnostics
 }
 
-// Model is the root model.
+// Model is the root model. Its page base keeps the terminal's size and
+// colours and the workspace's generation; the child's state (ready, down,
+// restarting) is its own.
 type Model struct {
+	page.Base
 	backend bridge.Backend
 	pages   []Page
 	active  int
@@ -70,14 +73,11 @@ type Model struct {
 	styles  Styles
 	help    help.Model
 
-	isDark, noColor bool
-	width, height   int
-	showHelp        bool
-	helpOff         int // first line of help shown when it scrolls
+	showHelp bool
+	helpOff  int // first line of help shown when it scrolls
 
 	child   uint64
 	state   State
-	gen     int64
 	trust   string // the workspace's trust state, from initialize
 	lastErr string
 	diags   *bridge.Diagnostics
@@ -88,6 +88,7 @@ type Model struct {
 // New returns the root model.
 func New(opts Options) Model {
 	m := Model{
+		Base:    page.New(opts.Backend),
 		backend: opts.Backend,
 		pages:   opts.Pages,
 		active:  min(max(opts.Active, 0), len(opts.Pages)-1),
@@ -95,10 +96,8 @@ func New(opts Options) Model {
 		diags:   opts.Diagnostics,
 		keys:    DefaultKeyMap(),
 		help:    help.New(),
-		isDark:  true,
 		child:   opts.Backend.Child(),
 		state:   StateReady,
-		gen:     opts.Backend.Init().Workspace.Generation,
 		trust:   opts.Backend.Init().Workspace.Trust,
 		outcome: Outcome{Cancelled: true},
 	}
@@ -137,16 +136,17 @@ func (m Model) show() (Model, tea.Cmd) {
 }
 
 func (m *Model) restyle() {
-	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.styles = DefaultStyles(m.IsDark(), m.NoColor())
 	m.help.Styles = m.styles.Help
 	m.keys.Restart.SetEnabled(m.state != StateReady)
 }
 
-// Update handles one message.
+// Update handles one message. The pages get the messages as they came:
+// each page's base observes them itself.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
+	switch ev := m.Observe(msg).(type) {
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		return m.handleKey(ev)
 	case tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
 		// Input, like keys: for the active page only. Help closes, so
 		// what the paste changes is in view.
@@ -155,27 +155,22 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
 		return m, cmd
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
-		return m.broadcast(tea.WindowSizeMsg{Width: msg.Width, Height: m.pageHeight()})
-	case tea.BackgroundColorMsg:
-		m.isDark = msg.IsDark()
-		m.restyle()
-	case tea.ColorProfileMsg:
-		m.noColor = msg.Profile <= colorprofile.ASCII
+		m.help.SetWidth(ev.Width)
+		return m.broadcast(tea.WindowSizeMsg{Width: ev.Width, Height: m.pageHeight()})
+	case page.RestyleMsg:
 		m.restyle()
 	case bridge.EventMsg:
-		return m.handleEvent(msg)
+		return m.handleEvent(ev)
 	case bridge.RestartedMsg:
-		return m.handleRestarted(msg)
+		return m.handleRestarted(ev)
 	case bridge.DiagnosticMsg:
-		m.note = msg.Text
+		m.note = ev.Text
 		return m, bridge.ListenDiagnostics(m.diags)
 	case AcceptMsg:
-		m.outcome = Outcome{Items: msg.Items}
+		m.outcome = Outcome{Items: ev.Items}
 		return m, tea.Quit
 	case ErrMsg:
-		return m.handleErr(msg)
+		return m.handleErr(ev)
 	case RestartMsg:
 		if m.state == StateRestarting {
 			return m, nil
@@ -257,23 +252,22 @@ func (m Model) handleEvent(msg bridge.EventMsg) (tea.Model, tea.Cmd) {
 	if msg.Child != m.child {
 		return m, listen // an event of a child already replaced
 	}
-	var page tea.Msg
+	var news tea.Msg
 	switch {
 	case msg.Exit != nil:
 		m.state = StateDown
 		m.lastErr = bridge.Describe(msg.Exit)
 		m.restyle()
-		page = bridge.DownMsg{Err: msg.Exit}
+		news = bridge.DownMsg{Err: msg.Exit}
 	case msg.Invalidated != nil:
-		if msg.Invalidated.Generation <= m.gen {
-			return m, listen
-		}
-		m.gen = msg.Invalidated.Generation
-		page = bridge.InvalidatedMsg{Generation: m.gen}
+		news = bridge.InvalidatedMsg{Generation: msg.Invalidated.Generation}
 	default:
 		return m, listen
 	}
-	m, cmd := m.broadcast(page)
+	if m.Observe(news) == nil {
+		return m, listen // a generation already known
+	}
+	m, cmd := m.broadcast(news)
 	return m, tea.Batch(listen, cmd)
 }
 
@@ -284,7 +278,7 @@ func (m Model) handleRestarted(msg bridge.RestartedMsg) (tea.Model, tea.Cmd) {
 		m.restyle()
 		return m, nil
 	}
-	m.state, m.child, m.gen = StateReady, msg.Child, msg.Init.Workspace.Generation
+	m.state, m.child = StateReady, msg.Child // Observe took its generation
 	m.trust = msg.Init.Workspace.Trust
 	m.lastErr = ""
 	m.restyle()
@@ -314,9 +308,9 @@ func (m Model) chrome() int {
 	return n
 }
 
-func (m Model) showsShortHelp() bool { return m.height >= shortHelpMinHeight }
+func (m Model) showsShortHelp() bool { return m.Height() >= shortHelpMinHeight }
 
-func (m Model) showsBanner() bool { return m.banner != "" && m.height >= bannerMinHeight }
+func (m Model) showsBanner() bool { return m.banner != "" && m.Height() >= bannerMinHeight }
 
 // bannerMinHeight is the height from which the banner is shown.
 const bannerMinHeight = 12
@@ -326,7 +320,7 @@ const bannerMinHeight = 12
 // list and show help on ? only.
 const shortHelpMinHeight = 16
 
-func (m Model) pageHeight() int { return max(m.height-m.chrome(), 1) }
+func (m Model) pageHeight() int { return max(m.Height()-m.chrome(), 1) }
 
 // View draws the tab bar, the active page (or help), the status line and,
 // when there is room, a line of short help.
@@ -336,20 +330,20 @@ func (m Model) View() tea.View {
 	b.WriteByte('\n')
 	top := 1 // the page's first row
 	if m.showsBanner() {
-		b.WriteString(ansi.Truncate(m.styles.Banner.Render(m.banner), m.width, "…"))
+		b.WriteString(ansi.Truncate(m.styles.Banner.Render(m.banner), m.Width(), "…"))
 		b.WriteByte('\n')
 		top++
 	}
 	body := m.pages[m.active].View()
 	if m.showHelp {
-		body = m.helpView(m.width, m.pageHeight())
+		body = m.helpView(m.Width(), m.pageHeight())
 	}
-	b.WriteString(fit(body, m.width, m.pageHeight()))
+	b.WriteString(fit(body, m.Width(), m.pageHeight()))
 	b.WriteByte('\n')
 	b.WriteString(m.statusLine())
 	if m.showsShortHelp() {
 		b.WriteByte('\n')
-		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.width, "…"))
+		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.Width(), "…"))
 	}
 	v := tea.NewView(b.String())
 	if c, ok := m.pages[m.active].(Cursorer); ok && !m.showHelp {
@@ -373,7 +367,7 @@ func (m Model) tabBar() string {
 		}
 		parts[i] = st.Render(p.Title())
 	}
-	return ansi.Truncate(strings.Join(parts, m.styles.TabGap.Render("│")), m.width, "…")
+	return ansi.Truncate(strings.Join(parts, m.styles.TabGap.Render("│")), m.Width(), "…")
 }
 
 func (m Model) statusLine() string {
@@ -382,7 +376,7 @@ func (m Model) statusLine() string {
 	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
 	if m.lastErr != "" {
 		parts = append(parts, m.styles.Error.Render(m.lastErr))
-		if m.state == StateDown && ansi.StringWidth("● down · "+m.lastErr) > m.width {
+		if m.state == StateDown && ansi.StringWidth("● down · "+m.lastErr) > m.Width() {
 			// Too narrow for why: what to do is what must show.
 			parts[1] = m.styles.Error.Render("press R to restart it")
 		}
@@ -391,7 +385,7 @@ func (m Model) statusLine() string {
 		parts = append(parts, m.styles.Error.Render(m.note))
 	}
 	if m.state != StateDown {
-		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.gen)))
+		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.Gen())))
 	}
 	if m.trust == wire.TrustUntrusted && m.state != StateDown {
 		// The project's .scout/config.toml exists but is not applied: say
@@ -401,7 +395,7 @@ func (m Model) statusLine() string {
 	if s := m.pages[m.active].Status(); s != "" {
 		parts = append(parts, s)
 	}
-	return ansi.Truncate(strings.Join(parts, m.styles.Dim.Render(" · ")), m.width, "…")
+	return ansi.Truncate(strings.Join(parts, m.styles.Dim.Render(" · ")), m.Width(), "…")
 }
 
 // fit cuts or pads s to exactly h lines of at most w cells, so a page can

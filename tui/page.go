@@ -4,6 +4,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/scoutdev/scout/tui/internal/page"
 )
 
 // Page is one tab of the picker. The root model owns the tab bar, the status
@@ -15,8 +17,9 @@ import (
 // tab,
 // and a tea.WindowSizeMsg with the size of its own area. It also receives
 // the bridge's InvalidatedMsg, DownMsg and RestartedMsg, and ShownMsg when
-// it becomes the active tab. It reports to the root with AcceptMsg, ErrMsg
-// and RestartMsg.
+// it becomes the active tab; the page base the picker's pages embed
+// (tui/internal/page) keeps what these and the size and colour messages
+// say. It reports to the root with AcceptMsg, ErrMsg and RestartMsg.
 type Page interface {
 	// Title is the tab's label.
 	Title() string
@@ -35,8 +38,10 @@ type Page interface {
 // ShownMsg tells a page that it became the active tab: at start for the
 // tab shown first, then on every switch to it. A page whose work is costly
 // and only of use when it is seen (session discovery reads every history)
-// starts that work on its first ShownMsg rather than in Init.
-type ShownMsg struct{}
+// starts that work on its first ShownMsg rather than in Init. It is the
+// page base's type (tui/internal/page), whose Observe turns the first
+// into a FirstShownMsg.
+type ShownMsg = page.ShownMsg
 
 // KeyCapturer is implemented by a page that, at times, takes a key the
 // root would otherwise handle: the Providers page takes Esc while a

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+
+	"github.com/scoutdev/scout/tui/internal/palette"
 )
 
 // Styles is the root model's look: the tab bar, the status line and help.
@@ -25,25 +27,21 @@ type Styles struct {
 // colour (NO_COLOR, a dumb terminal) every distinction is made with
 // attributes alone: reverse, bold, faint, underline; help included.
 func DefaultStyles(isDark, noColor bool) Styles {
-	ld := lipgloss.LightDark(isDark)
-	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
-	errc := ld(lipgloss.Color("#C0002B"), lipgloss.Color("#FF6B81"))
-	ok := ld(lipgloss.Color("#00875A"), lipgloss.Color("#5FD7A0"))
-	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
+	c := palette.For(isDark)
 	s := Styles{
 		Tab:       lipgloss.NewStyle().Padding(0, 1).Faint(true),
-		ActiveTab: lipgloss.NewStyle().Padding(0, 1).Bold(true).Foreground(accent),
+		ActiveTab: lipgloss.NewStyle().Padding(0, 1).Bold(true).Foreground(c.Accent),
 		TabGap:    lipgloss.NewStyle().Faint(true),
 		Status:    lipgloss.NewStyle(),
 		Dim:       lipgloss.NewStyle().Faint(true),
-		Error:     lipgloss.NewStyle().Foreground(errc).Bold(true),
-		Banner:    lipgloss.NewStyle().Foreground(warn).Bold(true),
+		Error:     lipgloss.NewStyle().Foreground(c.Error).Bold(true),
+		Banner:    lipgloss.NewStyle().Foreground(c.Warn).Bold(true),
 		Help:      helpStyles(isDark, noColor),
 	}
 	s.State = map[State]lipgloss.Style{
-		StateReady:      colored(ok, noColor),
-		StateDown:       colored(errc, noColor).Bold(true).Reverse(noColor),
-		StateRestarting: colored(warn, noColor),
+		StateReady:      colored(c.OK, noColor),
+		StateDown:       colored(c.Error, noColor).Bold(true).Reverse(noColor),
+		StateRestarting: colored(c.Warn, noColor),
 	}
 	if noColor {
 		s.ActiveTab = s.ActiveTab.UnsetForeground().Reverse(true)
@@ -75,13 +73,15 @@ func helpStyles(isDark, noColor bool) help.Styles {
 }
 
 // InputStyles are the styles of a page's query line (bubbles/textinput)
-// for a dark or light background, with a cursor that does not blink.
-// Without colour the placeholder and suggestions are faint, and neither
-// the text, the prompt nor the cursor is coloured.
+// for a dark or light background, with a cursor that does not blink and
+// the focused prompt in the palette's accent. Without colour the
+// placeholder and suggestions are faint, and neither the text, the prompt
+// nor the cursor is coloured.
 func InputStyles(isDark, noColor bool) textinput.Styles {
 	s := textinput.DefaultStyles(isDark)
 	s.Cursor.Blink = false
 	if !noColor {
+		s.Focused.Prompt = s.Focused.Prompt.Foreground(palette.For(isDark).Accent)
 		return s
 	}
 	faint := lipgloss.NewStyle().Faint(true)

@@ -19,11 +19,11 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/page"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -38,24 +38,20 @@ type Options struct {
 
 // Model is the Files page.
 type Model struct {
+	page.Base
 	backend bridge.Backend
 	keys    KeyMap
 	styles  Styles
 	paints  rowPaints
 	input   textinput.Model
-	spin    spinner.Model
 	multi   bool
 
-	isDark, noColor bool
-	width, height   int
-	previewPref     previewPref
+	previewPref previewPref
 
 	// epoch counts clears (invalidation, restart): replies of listings and
 	// previews made in an earlier epoch are dropped.
 	epoch   int
-	gen     int64 // newest generation seen
-	canList bool  // project.list and project.read were negotiated
-	down    bool  // the backend child is dead
+	canList bool // project.list and project.read were negotiated
 
 	scan    scanState
 	snap    *snapshot
@@ -84,13 +80,11 @@ func New(opts Options) *Model {
 	in.CursorEnd()
 	_ = in.Focus()
 	m := &Model{
+		Base:    page.New(opts.Backend),
 		backend: opts.Backend,
 		keys:    DefaultKeyMap(opts.Multi),
 		input:   in,
-		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		multi:   opts.Multi,
-		isDark:  true,
-		gen:     opts.Backend.Init().Workspace.Generation,
 		canList: bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
 		folders: map[string]*folder{},
 		lazy:    map[string]bool{},
@@ -102,10 +96,9 @@ func New(opts Options) *Model {
 }
 
 func (m *Model) restyle() {
-	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.styles = DefaultStyles(m.IsDark(), m.NoColor())
 	m.paints = m.styles.paints()
 	m.input.SetStyles(m.styles.Input)
-	m.spin.Style = m.styles.Spinner
 }
 
 // Title implements tui.Page.
@@ -130,27 +123,18 @@ func (m *Model) Query() string { return m.input.Value() }
 
 // Update implements tui.Page.
 func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
-	switch msg := msg.(type) {
+	switch msg := m.Observe(msg).(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
 		return m, m.edit(msg)
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(max(m.width-len(m.input.Prompt)-countWidth, 1))
+		m.input.SetWidth(max(m.Width()-len(m.input.Prompt)-countWidth, 1))
 		return m, m.moved()
-	case tea.BackgroundColorMsg:
-		m.isDark = msg.IsDark()
-		m.restyle()
-	case tea.ColorProfileMsg:
-		m.noColor = msg.Profile <= colorprofile.ASCII
+	case page.RestyleMsg:
 		m.restyle()
 	case spinner.TickMsg:
-		if m.scan.running {
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			return m, cmd
-		}
+		return m, m.Turn(msg, m.scan.running)
 	case scanMsg:
 		return m, m.handleScan(msg)
 	case scanRetryMsg:
@@ -165,18 +149,12 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		m.handlePreview(msg)
 	case lazyMsg:
 		return m, m.handleLazy(msg)
-	case bridge.InvalidatedMsg:
-		if msg.Generation > m.gen {
-			m.gen = msg.Generation
-			return m, m.reset()
-		}
+	case bridge.InvalidatedMsg: // of a newer generation
+		return m, m.reset()
 	case bridge.RestartedMsg:
-		m.down = false
-		m.gen = msg.Init.Workspace.Generation
 		m.canList = bridge.Negotiated(m.backend, wire.MethodProjectList, wire.MethodProjectRead)
 		return m, m.reset()
 	case bridge.DownMsg:
-		m.down = true
 		m.cancelWork()
 	}
 	return m, nil
@@ -263,7 +241,7 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 // rescan is Ctrl-R: a fresh snapshot and fresh listings, keeping the
 // rows shown until the snapshot arrives.
 func (m *Model) rescan() tea.Cmd {
-	if m.down {
+	if m.Down() {
 		return tui.ReportError(&bridgeDown{})
 	}
 	m.dropListings()

@@ -102,7 +102,7 @@ func (m *Model) expand() tea.Cmd {
 	}
 	m.tree.Expand(r.Path)
 	cmd := m.moved()
-	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.down || m.lazy[r.Path] {
+	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.Down() || m.lazy[r.Path] {
 		return cmd
 	}
 	return tea.Batch(cmd, m.lazyList(r.Path))
@@ -137,7 +137,7 @@ func (m *Model) previewShown() bool {
 	case previewOff:
 		return false
 	}
-	return m.width >= previewMinWidth
+	return m.Width() >= previewMinWidth
 }
 
 // schedulePreview arranges for the focused row to be previewed once the
@@ -157,7 +157,7 @@ func (m *Model) schedulePreview() tea.Cmd {
 	case !m.canList:
 		m.preview.note = "preview unavailable: this backend does not offer project.list and project.read"
 		return nil
-	case m.down:
+	case m.Down():
 		m.preview.note = "preview unavailable: the backend is not running"
 		return nil
 	}
@@ -182,7 +182,7 @@ func (m *Model) walker(p string) *walker {
 			break
 		}
 	}
-	return &walker{b: m.backend, gen: m.gen, known: known, fetched: map[string]*folder{}}
+	return &walker{b: m.backend, gen: m.Gen(), known: known, fetched: map[string]*folder{}}
 }
 
 func (m *Model) handlePreviewTick(msg previewTickMsg) tea.Cmd {

@@ -57,7 +57,7 @@ func (m *Model) startScan() tea.Cmd {
 		m.scan.cancel()
 	}
 	m.scan = scanState{seq: m.scan.seq + 1}
-	return tea.Batch(m.runScan(), m.spin.Tick)
+	return tea.Batch(m.runScan(), m.Spin())
 }
 
 func (m *Model) runScan() tea.Cmd {
@@ -82,14 +82,13 @@ func (m *Model) handleScan(msg scanMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.scanFailed(msg.err)
 	}
-	if msg.snap.gen < m.gen {
+	if msg.snap.gen < m.Gen() {
 		// A report of an older generation, written before the policy
 		// change we already know of: discard it and scan again.
 		return m.startScan()
 	}
-	if msg.snap.gen > m.gen {
+	if m.Advance(msg.snap.gen) {
 		// The policy changed and this report is the first news of it.
-		m.gen = msg.snap.gen
 		m.dropListings()
 	}
 	m.scan.err = ""

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/internal/palette"
 )
 
 // PathStyles style one path in a row: the directory part dimmed, the base
@@ -29,7 +30,6 @@ type Styles struct {
 	Mark         lipgloss.Style
 	Count        lipgloss.Style
 	Notice       lipgloss.Style
-	Spinner      lipgloss.Style
 	Empty        lipgloss.Style
 	PreviewTitle lipgloss.Style
 	PreviewBody  lipgloss.Style
@@ -41,12 +41,7 @@ type Styles struct {
 // noColor every distinction is made with attributes alone (bold, faint,
 // underline, reverse), so NO_COLOR loses no information.
 func DefaultStyles(isDark, noColor bool) Styles {
-	ld := lipgloss.LightDark(isDark)
-	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
-	match := ld(lipgloss.Color("#C2185B"), lipgloss.Color("#FF87D7"))
-	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
-	focusBg := ld(lipgloss.Color("#E4E0F7"), lipgloss.Color("#2E2A45"))
-
+	c := palette.For(isDark)
 	base := lipgloss.NewStyle().Bold(true)
 	dir := lipgloss.NewStyle().Faint(true)
 	m := lipgloss.NewStyle().Bold(true)
@@ -57,7 +52,6 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Mark:         lipgloss.NewStyle().Bold(true),
 		Count:        lipgloss.NewStyle().Faint(true),
 		Notice:       lipgloss.NewStyle().Italic(true),
-		Spinner:      lipgloss.NewStyle(),
 		Empty:        lipgloss.NewStyle().Faint(true).Italic(true),
 		PreviewTitle: lipgloss.NewStyle().Bold(true),
 		PreviewBody:  lipgloss.NewStyle(),
@@ -68,16 +62,14 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		// Without colour a match is told apart by an underline.
 		s.Row.DirMatch, s.Row.BaseMatch = m.Underline(true), m.Underline(true)
 	} else {
-		s.Row.DirMatch = s.Row.DirMatch.Foreground(match)
-		s.Row.BaseMatch = s.Row.BaseMatch.Foreground(match)
-		s.Gutter = s.Gutter.Foreground(accent)
-		s.Mark = s.Mark.Foreground(accent)
-		s.Row.Icon = s.Row.Icon.Foreground(accent)
-		s.Notice = s.Notice.Foreground(warn)
-		s.Spinner = s.Spinner.Foreground(accent)
-		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
+		s.Row.DirMatch = s.Row.DirMatch.Foreground(c.Match)
+		s.Row.BaseMatch = s.Row.BaseMatch.Foreground(c.Match)
+		s.Gutter = s.Gutter.Foreground(c.Accent)
+		s.Mark = s.Mark.Foreground(c.Accent)
+		s.Row.Icon = s.Row.Icon.Foreground(c.Accent)
+		s.Notice = s.Notice.Foreground(c.Warn)
 	}
-	s.Focused = s.Row.on(focusBg, noColor)
+	s.Focused = s.Row.on(c.FocusBg, noColor)
 	return s
 }
 

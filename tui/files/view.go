@@ -21,7 +21,7 @@ func (m *Model) View() string {
 	b.WriteString(m.queryLine())
 	if n := m.notice(); n != "" {
 		b.WriteByte('\n')
-		b.WriteString(ansi.Truncate(m.styles.Notice.Render(n), m.width, "…"))
+		b.WriteString(ansi.Truncate(m.styles.Notice.Render(n), m.Width(), "…"))
 	}
 	lw, pw := m.columns()
 	list := m.listLines(lw)
@@ -55,15 +55,15 @@ func (m *Model) Cursor() (x, y int, ok bool) {
 // pane; the border takes one column).
 func (m *Model) columns() (list, pane int) {
 	if !m.previewShown() {
-		return m.width, 0
+		return m.Width(), 0
 	}
-	list = m.width * 11 / 20
-	return list, m.width - list - 1
+	list = m.Width() * 11 / 20
+	return list, m.Width() - list - 1
 }
 
 // listHeight is the number of list rows on screen.
 func (m *Model) listHeight() int {
-	h := m.height - 1
+	h := m.Height() - 1
 	if m.notice() != "" {
 		h--
 	}
@@ -80,7 +80,7 @@ func (m *Model) notice() string {
 	if m.canList {
 		long, short = long+"; → opens a folder", short+"; → opens a folder"
 	}
-	if ansi.StringWidth(long) > m.width {
+	if ansi.StringWidth(long) > m.Width() {
 		return short
 	}
 	return long
@@ -90,11 +90,11 @@ func (m *Model) queryLine() string {
 	in := m.input.View()
 	counts := m.styles.Count.Render(m.counts())
 	if m.scan.running {
-		counts = m.spin.View() + " " + counts
+		counts = m.Spinner() + " " + counts
 	}
-	gap := m.width - ansi.StringWidth(in) - ansi.StringWidth(counts)
+	gap := m.Width() - ansi.StringWidth(in) - ansi.StringWidth(counts)
 	if gap < 1 {
-		return ansi.Truncate(in, m.width, "")
+		return ansi.Truncate(in, m.Width(), "")
 	}
 	return in + strings.Repeat(" ", gap) + counts
 }

@@ -45,7 +45,7 @@ func (m *Model) startSelect() tea.Cmd {
 	switch {
 	case !ok || m.choose.running:
 		return nil
-	case m.down:
+	case m.Down():
 		return tui.ReportError(errDown)
 	case m.refresh.running:
 		m.msg, m.msgBad = "Wait for the refresh to end (Esc cancels it), then press Enter to select.", false
@@ -63,7 +63,7 @@ func (m *Model) startSelect() tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), selectTimeout)
 	m.choose = selectState{seq: m.choose.seq + 1, running: true, choice: c, cancel: cancel}
 	b, seq, rev := m.backend, m.choose.seq, m.cat.revision
-	return tea.Batch(m.spin.Tick, func() tea.Msg {
+	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
 		res, err := b.ModelSelect(ctx, c.Provider, c.Model, nil, rev)
 		return selectedMsg{seq: seq, res: res, err: err}

@@ -66,7 +66,7 @@ func (m *Model) startLoad() tea.Cmd {
 	b, seq := m.backend, m.load.seq
 	status := bridge.Negotiated(b, wire.MethodModelCatalogStatus)
 	choices := bridge.Negotiated(b, wire.MethodModelCatalog)
-	return tea.Batch(m.spin.Tick, func() tea.Msg {
+	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
 		cat, err := read(ctx, b, status, choices)
 		return loadedMsg{seq: seq, cat: cat, err: err}

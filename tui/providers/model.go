@@ -24,11 +24,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/page"
 )
 
 // Options configure the Providers page.
@@ -46,17 +46,11 @@ const (
 
 // Model is the Providers page.
 type Model struct {
+	page.Base
 	backend bridge.Backend
 	keys    KeyMap
 	styles  Styles
-	spin    spinner.Model
 	now     func() time.Time
-
-	isDark, noColor bool
-	width, height   int
-
-	shown bool
-	down  bool
 
 	load    loadState
 	cat     *catalog // the latest catalog read (nil before the first)
@@ -80,19 +74,17 @@ func New(opts Options) *Model {
 		now = time.Now
 	}
 	m := &Model{
+		Base:    page.New(opts.Backend),
 		backend: opts.Backend,
 		keys:    DefaultKeyMap(),
-		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		now:     now,
-		isDark:  true,
 	}
 	m.restyle()
 	return m
 }
 
 func (m *Model) restyle() {
-	m.styles = DefaultStyles(m.isDark, m.noColor)
-	m.spin.Style = m.styles.Spinner
+	m.styles = DefaultStyles(m.IsDark(), m.NoColor())
 }
 
 // Title implements tui.Page.
@@ -124,33 +116,19 @@ func (m *Model) Busy() bool { return m.load.running || m.refresh.running || m.ch
 
 // Update implements tui.Page.
 func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
-	switch msg := msg.(type) {
+	switch msg := m.Observe(msg).(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
 		m.scrollChoices()
-	case tea.BackgroundColorMsg:
-		m.isDark = msg.IsDark()
-		m.restyle()
-	case tea.ColorProfileMsg:
-		m.noColor = msg.Profile <= colorprofile.ASCII
+	case page.RestyleMsg:
 		m.restyle()
 	case spinner.TickMsg:
-		if m.Busy() {
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			return m, cmd
-		}
-	case tui.ShownMsg:
-		if !m.shown {
-			m.shown = true
-			if m.down { // RestartedMsg reads the catalog
-				m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
-				return m, nil
-			}
-			return m, m.startLoad()
-		}
+		return m, m.Turn(msg, m.Busy())
+	case page.FirstShownMsg:
+		return m, m.startLoad()
+	case page.FirstShownDownMsg: // RestartedMsg reads the catalog
+		m.load.err = "The backend is not running, so the catalog cannot be read. Press R to restart it; it is then read."
 	case loadedMsg:
 		return m, m.handleLoaded(msg)
 	case refreshedMsg:
@@ -160,16 +138,14 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case selectedMsg:
 		return m, m.handleSelected(msg)
 	case bridge.RestartedMsg:
-		m.down = false
 		m.keys.Restart.SetEnabled(true)
 		m.msg, m.msgBad = "The backend was restarted with the current settings.", false
 		m.abandonAll("The backend was restarted")
-		if m.shown {
+		if m.Shown() {
 			return m, m.startLoad()
 		}
 	case bridge.DownMsg:
 		// The root's R restarts a dead child; help lists it once.
-		m.down = true
 		m.keys.Restart.SetEnabled(false)
 		m.abandonAll("The backend stopped")
 	}
@@ -200,7 +176,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Select):
 		return m.enter()
 	case key.Matches(msg, k.Reload):
-		if m.down {
+		if m.Down() {
 			return tui.ReportError(errDown)
 		}
 		return m.startLoad()

@@ -60,7 +60,7 @@ func (m *Model) tickElapsed() tea.Cmd {
 // section, the focused model's provider). One at a time.
 func (m *Model) startRefresh() tea.Cmd {
 	switch {
-	case m.down:
+	case m.Down():
 		return tui.ReportError(errDown)
 	case m.refresh.running:
 		m.msg, m.msgBad = "A refresh of "+m.refresh.provider+" is running; Esc cancels it.", false
@@ -81,7 +81,7 @@ func (m *Model) startRefresh() tea.Cmd {
 	m.keys.Cancel.SetEnabled(true)
 	m.msg = ""
 	b, seq := m.backend, m.refresh.seq
-	return tea.Batch(m.spin.Tick, m.tickElapsed(), func() tea.Msg {
+	return tea.Batch(m.Spin(), m.tickElapsed(), func() tea.Msg {
 		defer cancel()
 		res, err := b.ModelRefresh(ctx, id)
 		return refreshedMsg{seq: seq, res: res, err: err}

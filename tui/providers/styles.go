@@ -1,6 +1,10 @@
 package providers
 
-import "charm.land/lipgloss/v2"
+import (
+	"charm.land/lipgloss/v2"
+
+	"github.com/scoutdev/scout/tui/internal/palette"
+)
 
 // Styles is the Providers page's look.
 type Styles struct {
@@ -17,18 +21,12 @@ type Styles struct {
 	Selected lipgloss.Style // the selection's marker
 	Note     lipgloss.Style
 	Error    lipgloss.Style
-	Spinner  lipgloss.Style
 }
 
 // DefaultStyles returns the styles for a dark or light background; with
 // noColor every distinction is made with attributes alone.
 func DefaultStyles(isDark, noColor bool) Styles {
-	ld := lipgloss.LightDark(isDark)
-	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
-	ok := ld(lipgloss.Color("#00875A"), lipgloss.Color("#5FD7A0"))
-	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
-	errc := ld(lipgloss.Color("#C0002B"), lipgloss.Color("#FF6B81"))
-	focusBg := ld(lipgloss.Color("#E4E0F7"), lipgloss.Color("#2E2A45"))
+	c := palette.For(isDark)
 	s := Styles{
 		Header:   lipgloss.NewStyle().Bold(true).Faint(true),
 		Focus:    lipgloss.NewStyle().Bold(true).Underline(true),
@@ -43,20 +41,18 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Selected: lipgloss.NewStyle().Bold(true),
 		Note:     lipgloss.NewStyle().Italic(true),
 		Error:    lipgloss.NewStyle().Bold(true),
-		Spinner:  lipgloss.NewStyle(),
 	}
 	if noColor {
 		s.Cursor = s.Cursor.Reverse(true)
 		return s
 	}
-	s.Focus = s.Focus.Foreground(accent)
-	s.Cursor = s.Cursor.Background(focusBg)
-	s.Gutter = s.Gutter.Foreground(accent)
-	s.Good = s.Good.Foreground(ok)
-	s.Bad = s.Bad.Foreground(warn)
-	s.Selected = s.Selected.Foreground(ok)
-	s.Note = s.Note.Foreground(warn)
-	s.Error = s.Error.Foreground(errc)
-	s.Spinner = s.Spinner.Foreground(accent)
+	s.Focus = s.Focus.Foreground(c.Accent)
+	s.Cursor = s.Cursor.Background(c.FocusBg)
+	s.Gutter = s.Gutter.Foreground(c.Accent)
+	s.Good = s.Good.Foreground(c.OK)
+	s.Bad = s.Bad.Foreground(c.Warn)
+	s.Selected = s.Selected.Foreground(c.OK)
+	s.Note = s.Note.Foreground(c.Warn)
+	s.Error = s.Error.Foreground(c.Error)
 	return s
 }

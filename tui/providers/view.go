@@ -29,13 +29,13 @@ type layout struct {
 func (m *Model) layout() layout {
 	l := layout{msg: m.msgLines()}
 	fixed := 3 + len(l.msg) // two section titles, the footer
-	if m.width >= wideFrom {
+	if m.Width() >= wideFrom {
 		fixed++ // the column header
 	}
-	avail := max(m.height-fixed, 2)
+	avail := max(m.Height()-fixed, 2)
 	nP := len(m.providers())
 	if nP == 0 {
-		nP = len(display.Wrap(m.providersEmpty(), max(m.width-2, 1)))
+		nP = len(display.Wrap(m.providersEmpty(), max(m.Width()-2, 1)))
 	}
 	// The focused section gets the room; the other keeps a row (three
 	// choices, when the models are not focused but there is room).
@@ -60,10 +60,10 @@ func (m *Model) detail(room int) []string {
 		return nil
 	}
 	short, long := recovery(p)
-	if m.width < wideFrom {
-		return []string{ansi.Truncate(short, max(m.width-2, 1), "…")}
+	if m.Width() < wideFrom {
+		return []string{ansi.Truncate(short, max(m.Width()-2, 1), "…")}
 	}
-	if d := display.Wrap(long, max(m.width-4, 1)); len(d) <= min(room, 2) && m.height >= 16 {
+	if d := display.Wrap(long, max(m.Width()-4, 1)); len(d) <= min(room, 2) && m.Height() >= 16 {
 		return d
 	}
 	return nil
@@ -91,7 +91,7 @@ func (m *Model) View() string {
 	l := m.layout()
 	var lines []string
 	lines = append(lines, m.title(sectionProviders, "Providers", m.providersNote()))
-	if m.width >= wideFrom {
+	if m.Width() >= wideFrom {
 		lines = append(lines, m.styles.Column.Render(m.cells("provider", "catalog", "key", "use", "what to do")))
 	}
 	lines = append(lines, m.providerLines(l.providers)...)
@@ -103,7 +103,7 @@ func (m *Model) View() string {
 	lines = append(lines, l.msg...)
 	lines = append(lines, m.footer())
 	for i, s := range lines {
-		lines[i] = ansi.Truncate(s, m.width, "…")
+		lines[i] = ansi.Truncate(s, m.Width(), "…")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -146,7 +146,7 @@ func (m *Model) idWidth() int {
 	for _, p := range m.providers() {
 		w = max(w, ansi.StringWidth(p.Provider))
 	}
-	return min(w, max(m.width/4, 8))
+	return min(w, max(m.Width()/4, 8))
 }
 
 // cells lays out one table line after the two-cell gutter.
@@ -156,7 +156,7 @@ func (m *Model) cells(id, cat, auth, use, what string) string {
 	b.WriteString(display.Pad(ansi.Truncate(id, m.idWidth(), "…"), m.idWidth()))
 	b.WriteString("  " + display.Pad(cat, 12))
 	b.WriteString(" " + display.Pad(auth, 11))
-	if m.width >= wideFrom {
+	if m.Width() >= wideFrom {
 		b.WriteString(" " + display.Pad(use, 6))
 	}
 	b.WriteString(" " + what)
@@ -178,12 +178,12 @@ func (m *Model) providerLines(h int) []string {
 
 func (m *Model) providerRow(p wire.ProviderStatus, focused bool) string {
 	short, _ := recovery(p)
-	if m.width < wideFrom {
+	if m.Width() < wideFrom {
 		return m.narrowRow(p, focused)
 	}
 	if focused && m.section == sectionProviders {
 		line := m.cells(p.Provider, catalogWord(p.CatalogStatus), authWord(p.Authentication), useWord(p.Relevant), short)
-		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(line[2:], m.width-2))
+		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(line[2:], m.Width()-2))
 	}
 	s := m.styles
 	cat := s.Bad
@@ -210,7 +210,7 @@ func (m *Model) providerRow(p wire.ProviderStatus, focused bool) string {
 	b.WriteString(display.Pad(ansi.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()))
 	b.WriteString("  " + cat.Render(display.Pad(catalogWord(p.CatalogStatus), 12)))
 	b.WriteString(" " + auth.Render(display.Pad(authWord(p.Authentication), 11)))
-	if m.width >= wideFrom {
+	if m.Width() >= wideFrom {
 		b.WriteString(" " + use.Render(display.Pad(useWord(p.Relevant), 6)))
 	}
 	b.WriteString(" " + short)
@@ -224,7 +224,7 @@ func (m *Model) narrowRow(p wire.ProviderStatus, focused bool) string {
 		catalogWord(p.CatalogStatus) + " · " + authWord(p.Authentication)
 	switch {
 	case focused && m.section == sectionProviders:
-		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(text, m.width-2))
+		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(text, m.Width()-2))
 	case focused:
 		return m.gutter(true) + text
 	}
@@ -277,7 +277,7 @@ func (m *Model) choiceRow(c wire.Choice, focused bool) string {
 		rest = "  " + strings.Join(extra, " · ")
 	}
 	if focused && m.section == sectionModels {
-		return m.gutter(false) + m.styles.Cursor.Render(display.Pad(mark+text+rest, m.width-2))
+		return m.gutter(false) + m.styles.Cursor.Render(display.Pad(mark+text+rest, m.Width()-2))
 	}
 	g := "  "
 	if focused {
@@ -292,7 +292,7 @@ func (m *Model) choiceRow(c wire.Choice, focused bool) string {
 
 func (m *Model) emptyLines(text string, h int) []string {
 	var lines []string
-	for _, l := range display.Wrap(text, max(m.width-2, 1)) {
+	for _, l := range display.Wrap(text, max(m.Width()-2, 1)) {
 		lines = append(lines, "  "+m.styles.Dim.Render(l))
 	}
 	if len(lines) > h {
@@ -338,7 +338,7 @@ func (m *Model) msgLines() []string {
 	if bad {
 		st = m.styles.Error
 	}
-	lines := display.Wrap(text, max(m.width, 1))
+	lines := display.Wrap(text, max(m.Width(), 1))
 	if len(lines) > maxMsgLines {
 		lines = lines[:maxMsgLines]
 	}
@@ -350,7 +350,7 @@ func (m *Model) msgLines() []string {
 
 // footer is the work in flight, else the counts and the restart hint.
 func (m *Model) footer() string {
-	spin := m.spin.View() + " "
+	spin := m.Spinner() + " "
 	switch {
 	case m.refresh.running:
 		return spin + fmt.Sprintf("refreshing %s… %s · esc cancels", m.refresh.provider, seconds(m.refresh.elapsed))
@@ -362,7 +362,7 @@ func (m *Model) footer() string {
 		return ""
 	}
 	counts := plural(len(m.cat.providers), "provider") + " · " + plural(len(m.cat.choices), "model")
-	if m.width < wideFrom {
+	if m.Width() < wideFrom {
 		return m.styles.Dim.Render(counts)
 	}
 	return m.styles.Dim.Render(counts + " · settings changes need a restart (R)")

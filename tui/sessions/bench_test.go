@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
 )
@@ -73,7 +75,7 @@ func BenchmarkFilterNewPage(b *testing.B) {
 func BenchmarkView(b *testing.B) {
 	m := benchModel(10000, false)
 	m.complete = true
-	m.width, m.height = 200, 50
+	m.Observe(tea.WindowSizeMsg{Width: 200, Height: 50})
 	filterOnce(m, "fix")
 	b.ReportAllocs()
 	for b.Loop() {

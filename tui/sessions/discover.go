@@ -77,7 +77,7 @@ func (m *Model) startDiscovery() tea.Cmd {
 		m.disc.err = "This backend does not offer session discovery, so no session can be listed."
 		return nil
 	}
-	return tea.Batch(m.fetch(nil), m.spin.Tick)
+	return tea.Batch(m.fetch(nil), m.Spin())
 }
 
 // discard forgets every row: they were provisional, or are about to be

@@ -23,12 +23,12 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/internal/display"
+	"github.com/scoutdev/scout/tui/internal/page"
 )
 
 // Options configure the Sessions page.
@@ -41,20 +41,15 @@ type Options struct {
 
 // Model is the Sessions page.
 type Model struct {
+	page.Base
 	backend bridge.Backend
 	keys    KeyMap
 	styles  Styles
 	paints  paints
 	gutter  display.Paint
 	input   textinput.Model
-	spin    spinner.Model
 	now     func() time.Time
 
-	isDark, noColor bool
-	width, height   int
-
-	shown   bool // shown once: discovery was started
-	down    bool // the backend child is dead
 	canScan bool // session.discover was negotiated
 	canOpen bool // session.open was negotiated
 
@@ -87,12 +82,11 @@ func New(opts Options) *Model {
 		now = time.Now
 	}
 	m := &Model{
+		Base:    page.New(opts.Backend),
 		backend: opts.Backend,
 		keys:    DefaultKeyMap(),
 		input:   in,
-		spin:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		now:     now,
-		isDark:  true,
 	}
 	m.negotiated()
 	m.restyle()
@@ -105,11 +99,10 @@ func (m *Model) negotiated() {
 }
 
 func (m *Model) restyle() {
-	m.styles = DefaultStyles(m.isDark, m.noColor)
+	m.styles = DefaultStyles(m.IsDark(), m.NoColor())
 	m.paints = m.styles.paints()
 	m.gutter = display.PaintOf(m.styles.Gutter)
 	m.input.SetStyles(m.styles.Input)
-	m.spin.Style = m.styles.Spinner
 }
 
 // Title implements tui.Page.
@@ -147,36 +140,22 @@ func (m *Model) Focused() string {
 
 // Update implements tui.Page.
 func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
-	switch msg := msg.(type) {
+	switch msg := m.Observe(msg).(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
 		return m, m.edit(msg)
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(max(m.width-len(m.input.Prompt)-countWidth, 1))
+		m.input.SetWidth(max(m.Width()-len(m.input.Prompt)-countWidth, 1))
 		m.scrollTo()
-	case tea.BackgroundColorMsg:
-		m.isDark = msg.IsDark()
-		m.restyle()
-	case tea.ColorProfileMsg:
-		m.noColor = msg.Profile <= colorprofile.ASCII
+	case page.RestyleMsg:
 		m.restyle()
 	case spinner.TickMsg:
-		if m.disc.running || m.open.running {
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			return m, cmd
-		}
-	case tui.ShownMsg:
-		if !m.shown {
-			m.shown = true
-			if m.down { // RestartedMsg starts discovery
-				m.disc.err = "The backend is not running, so the sessions cannot be read. Press R to restart it; they are then read."
-				return m, nil
-			}
-			return m, m.startDiscovery()
-		}
+		return m, m.Turn(msg, m.disc.running || m.open.running)
+	case page.FirstShownMsg:
+		return m, m.startDiscovery()
+	case page.FirstShownDownMsg: // RestartedMsg starts discovery
+		m.disc.err = "The backend is not running, so the sessions cannot be read. Press R to restart it; they are then read."
 	case pageMsg:
 		return m, m.handlePage(msg)
 	case rankMsg:
@@ -196,10 +175,9 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 // restarted starts over on a new child: its cursors are not the old
 // child's, and a restart for request_limit must rescan.
 func (m *Model) restarted() tea.Cmd {
-	m.down = false
 	m.negotiated()
 	m.open.abandon()
-	if !m.shown {
+	if !m.Shown() {
 		return nil
 	}
 	m.disc.autoRestarts = 0
@@ -209,7 +187,6 @@ func (m *Model) restarted() tea.Cmd {
 // wentDown abandons the discovery in flight; its rows can never be
 // completed, so they go.
 func (m *Model) wentDown() {
-	m.down = true
 	m.open.abandon()
 	if m.disc.running || m.complete || len(m.rows) > 0 {
 		m.disc.abandon()
@@ -252,7 +229,7 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 
 // rescan is Ctrl-R: discovery from the start.
 func (m *Model) rescan() tea.Cmd {
-	if m.down {
+	if m.Down() {
 		return tui.ReportError(errDown)
 	}
 	m.note = ""

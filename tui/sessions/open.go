@@ -51,7 +51,7 @@ func (m *Model) openFocused() tea.Cmd {
 	switch {
 	case m.open.running:
 		return nil
-	case m.down:
+	case m.Down():
 		return tui.ReportError(errDown)
 	case !m.complete && m.disc.running:
 		m.note, m.noteBad = noteStillReading, false
@@ -76,7 +76,7 @@ func (m *Model) openFocused() tea.Cmd {
 	m.open = openState{seq: m.open.seq + 1, running: true, title: displayTitle(r.Title), cancel: cancel}
 	m.note = ""
 	b, seq, id, agent, title := m.backend, m.open.seq, r.ID, rowAgent(r), m.open.title
-	return tea.Batch(m.spin.Tick, func() tea.Msg {
+	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
 		res, err := b.SessionOpen(ctx, id, agent)
 		return openMsg{seq: seq, title: title, res: res, err: err}

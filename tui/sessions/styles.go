@@ -6,6 +6,7 @@ import (
 
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/internal/display"
+	"github.com/scoutdev/scout/tui/internal/palette"
 )
 
 // Styles is the Sessions page's look.
@@ -27,19 +28,12 @@ type Styles struct {
 	Note    lipgloss.Style
 	Error   lipgloss.Style
 	Empty   lipgloss.Style
-	Spinner lipgloss.Style
 }
 
 // DefaultStyles returns the styles for a dark or light background; with
 // noColor every distinction is made with attributes alone.
 func DefaultStyles(isDark, noColor bool) Styles {
-	ld := lipgloss.LightDark(isDark)
-	accent := ld(lipgloss.Color("#5A3FD0"), lipgloss.Color("#B9A8FF"))
-	match := ld(lipgloss.Color("#C2185B"), lipgloss.Color("#FF87D7"))
-	warn := ld(lipgloss.Color("#9A6700"), lipgloss.Color("#FFD75F"))
-	errc := ld(lipgloss.Color("#C0002B"), lipgloss.Color("#FF6B81"))
-	focusBg := ld(lipgloss.Color("#E4E0F7"), lipgloss.Color("#2E2A45"))
-
+	c := palette.For(isDark)
 	m := lipgloss.NewStyle().Bold(true)
 	s := Styles{
 		Input:            tui.InputStyles(isDark, noColor),
@@ -56,21 +50,18 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Note:             lipgloss.NewStyle().Italic(true),
 		Error:            lipgloss.NewStyle().Bold(true),
 		Empty:            lipgloss.NewStyle().Faint(true).Italic(true),
-		Spinner:          lipgloss.NewStyle(),
 	}
 	if noColor {
 		s.Match, s.ProvisionalMatch = s.Match.Underline(true), s.ProvisionalMatch.Underline(true)
 		s.Focused = lipgloss.NewStyle().Reverse(true)
 	} else {
-		s.Match = s.Match.Foreground(match)
-		s.ProvisionalMatch = s.ProvisionalMatch.Foreground(match)
-		s.Gutter = s.Gutter.Foreground(accent)
-		s.Busy = s.Busy.Foreground(warn)
-		s.Note = s.Note.Foreground(warn)
-		s.Error = s.Error.Foreground(errc)
-		s.Spinner = s.Spinner.Foreground(accent)
-		s.Input.Focused.Prompt = s.Input.Focused.Prompt.Foreground(accent)
-		s.Focused = lipgloss.NewStyle().Background(focusBg)
+		s.Match = s.Match.Foreground(c.Match)
+		s.ProvisionalMatch = s.ProvisionalMatch.Foreground(c.Match)
+		s.Gutter = s.Gutter.Foreground(c.Accent)
+		s.Busy = s.Busy.Foreground(c.Warn)
+		s.Note = s.Note.Foreground(c.Warn)
+		s.Error = s.Error.Foreground(c.Error)
+		s.Focused = lipgloss.NewStyle().Background(c.FocusBg)
 	}
 	return s
 }

@@ -40,7 +40,7 @@ func (m *Model) Cursor() (x, y int, ok bool) {
 // Status implements tui.Page: the count for the status line.
 func (m *Model) Status() string {
 	switch {
-	case !m.shown:
+	case !m.Shown():
 		return ""
 	case m.open.running:
 		return "opening a session"
@@ -55,9 +55,9 @@ func (m *Model) Status() string {
 func (m *Model) queryLine() string {
 	in := m.input.View()
 	counts := m.styles.Count.Render(m.counts())
-	gap := m.width - ansi.StringWidth(in) - ansi.StringWidth(counts)
+	gap := m.Width() - ansi.StringWidth(in) - ansi.StringWidth(counts)
 	if gap < 1 {
-		return ansi.Truncate(in, m.width, "")
+		return ansi.Truncate(in, m.Width(), "")
 	}
 	return in + strings.Repeat(" ", gap) + counts
 }
@@ -79,14 +79,14 @@ func (m *Model) counts() string {
 // listHeight is the number of row lines: what the filter line, the note
 // and the footer leave.
 func (m *Model) listHeight() int {
-	return max(m.height-2-len(m.noteLines()), 1)
+	return max(m.Height()-2-len(m.noteLines()), 1)
 }
 
 func (m *Model) listLines() []string {
 	h := m.listHeight()
 	lines := make([]string, 0, h)
 	if len(m.filter.shown) == 0 {
-		for _, l := range display.Wrap(m.emptyText(), max(m.width-2, 1)) {
+		for _, l := range display.Wrap(m.emptyText(), max(m.Width()-2, 1)) {
 			st := m.styles.Empty
 			if m.disc.err != "" {
 				st = m.styles.Error
@@ -135,7 +135,7 @@ func (m *Model) row(i int) string {
 		b.WriteString("  ")
 	}
 	right, rw := m.rightSide(r, p)
-	tw := max(m.width-2-rw-1, 0)
+	tw := max(m.Width()-2-rw-1, 0)
 	var title string
 	var w int
 	if r.Title == "" {
@@ -144,7 +144,7 @@ func (m *Model) row(i int) string {
 		title, w = display.Highlight(r.Title, s.pos, tw, p.title, p.match)
 	}
 	b.WriteString(title)
-	b.WriteString(p.plain.Render(strings.Repeat(" ", max(m.width-2-w-rw, 0))))
+	b.WriteString(p.plain.Render(strings.Repeat(" ", max(m.Width()-2-w-rw, 0))))
 	b.WriteString(right)
 	return b.String()
 }
@@ -174,10 +174,10 @@ func (m *Model) noteLines() []string {
 	if m.noteBad {
 		st = m.styles.Error
 	}
-	lines := display.Wrap(m.note, max(m.width-2, 1))
+	lines := display.Wrap(m.note, max(m.Width()-2, 1))
 	if len(lines) > maxNoteLines {
 		lines = lines[:maxNoteLines]
-		lines[maxNoteLines-1] = ansi.Truncate(lines[maxNoteLines-1]+" …", max(m.width-2, 1), "…")
+		lines[maxNoteLines-1] = ansi.Truncate(lines[maxNoteLines-1]+" …", max(m.Width()-2, 1), "…")
 	}
 	for i, l := range lines {
 		lines[i] = "  " + st.Render(l)
@@ -190,29 +190,29 @@ func (m *Model) noteLines() []string {
 // directories and omitted invalid ones included. Shorter words are used
 // under 60 columns and wherever the longer ones would be cut.
 func (m *Model) footer() string {
-	line := m.footerLine(m.width < 60)
-	if ansi.StringWidth(line) > m.width {
+	line := m.footerLine(m.Width() < 60)
+	if ansi.StringWidth(line) > m.Width() {
 		line = m.footerLine(true)
 	}
-	return ansi.Truncate(line, m.width, "…")
+	return ansi.Truncate(line, m.Width(), "…")
 }
 
 func (m *Model) footerLine(narrow bool) string {
 	var parts []string
 	switch {
 	case m.open.running:
-		parts = append(parts, m.spin.View()+" opening "+m.open.title+"…")
+		parts = append(parts, m.Spinner()+" opening "+m.open.title+"…")
 	case m.disc.running && narrow:
-		parts = append(parts, m.spin.View()+" "+progressText(m.disc.progress), "provisional")
+		parts = append(parts, m.Spinner()+" "+progressText(m.disc.progress), "provisional")
 	case m.disc.running:
-		parts = append(parts, m.spin.View()+" "+progressText(m.disc.progress), "rows are provisional until complete")
+		parts = append(parts, m.Spinner()+" "+progressText(m.disc.progress), "rows are provisional until complete")
 	case m.complete && narrow:
 		parts = append(parts, fmt.Sprintf("%d here", len(m.rows)))
 	case m.complete:
 		parts = append(parts, plural(len(m.rows), "session")+" here")
 	case m.disc.err != "":
 		parts = append(parts, "discovery stopped")
-	case !m.shown:
+	case !m.Shown():
 		return ""
 	}
 	if m.complete {
