@@ -54,7 +54,7 @@ func agentStores(tb testing.TB, ws string, claude, turns, replyBytes, codex int)
 // warm Claude Code and Codex stores; MB/s is history bytes per second.
 func BenchmarkAgentDiscover(b *testing.B) {
 	for _, c := range []struct {
-		name                       string
+		name                      string
 		claude, turns, reply, cdx int
 	}{
 		{"claude_64x4MiB", 64, 64, 64 << 10, 0},

@@ -29,7 +29,7 @@ type claudeSource struct {
 func newClaudeSource(dir string, now func() time.Time, m *cwdMatcher) *claudeSource {
 	s := &claudeSource{dir: dir, now: now, match: m}
 	for _, r := range m.roots() {
-		s.names = append(s.names, claudeProjectName(r))
+		s.names = append(s.names, ClaudeProjectFolder(r))
 	}
 	s.markers.dir = dir
 	return s
@@ -43,12 +43,12 @@ func (s *claudeSource) open() (*tree, error) { return openTree(s.dir, "projects"
 // folder's name and appends a hash of the whole path.
 const claudeNameLimit = 200
 
-// claudeProjectName is the folder Claude Code keeps the sessions started
-// in directory dir in: every UTF-16 code unit of the path that is not an
-// ASCII letter or digit replaced by "-" (a character outside the BMP is
-// two), and a name over 200 characters cut there and followed by "-" and
-// a hash, which mine compares by prefix only.
-func claudeProjectName(dir string) string {
+// ClaudeProjectFolder is the folder of projects/ Claude Code keeps the
+// sessions started in directory dir in: every UTF-16 code unit of the path
+// that is not an ASCII letter or digit replaced by "-" (a character
+// outside the BMP is two). Claude Code cuts a name over 200 characters
+// there and appends "-" and a hash, which mine compares by prefix only.
+func ClaudeProjectFolder(dir string) string {
 	b := make([]byte, 0, len(dir))
 	for _, r := range dir {
 		switch {
