@@ -23,6 +23,7 @@ func newSessions(opts Options, ws *workspaceState) *sessions.Service {
 		Home: ws.home, Workspace: opts.Workspace,
 		Stores:  sessions.StoresFromEnv(opts.Getenv, ws.userHome),
 		Sources: ws.user.Sessions.Sources,
+		Log:     opts.Stderr,
 	})
 }
 

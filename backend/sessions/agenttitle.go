@@ -30,22 +30,40 @@ func (b *titleBuilder) add(lit []byte) {
 	for i := 0; i < len(body) && !b.full(); {
 		r, size := nextRune(body[i:])
 		i += size
-		switch {
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v':
-			b.space = b.runes > 0
-		case fsguard.UnsafeRune(r):
-		default:
-			if b.space {
-				b.buf = append(b.buf, ' ')
-				b.runes++
-				b.space = false
-				if b.full() {
-					return
-				}
-			}
-			b.buf = utf8.AppendRune(b.buf, r)
-			b.runes++
+		b.rune(r)
+	}
+}
+
+// addString appends s, a title a database stored (invalid UTF-8 is
+// dropped byte by byte).
+func (b *titleBuilder) addString(s string) {
+	for _, r := range s {
+		if b.full() {
+			return
 		}
+		if r != utf8.RuneError {
+			b.rune(r)
+		}
+	}
+}
+
+// rune appends one character by the rules above.
+func (b *titleBuilder) rune(r rune) {
+	switch {
+	case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v':
+		b.space = b.runes > 0
+	case fsguard.UnsafeRune(r):
+	default:
+		if b.space {
+			b.buf = append(b.buf, ' ')
+			b.runes++
+			b.space = false
+			if b.full() {
+				return
+			}
+		}
+		b.buf = utf8.AppendRune(b.buf, r)
+		b.runes++
 	}
 }
 

@@ -24,7 +24,7 @@ type scan struct {
 	dead      bool   // abandoned, poisoned or complete: its cursors are stale
 	attachGen uint64
 	walker
-	pending *wire.SessionRow
+	pending []wire.SessionRow // rows found that did not fit the last page
 	phase   int
 	vrun    int   // the run the second pass is at
 	vtree   *tree // its second-pass iterator (nil until begun)
@@ -149,6 +149,9 @@ func (s *Service) unchanged(sc *scan) bool {
 				return false
 			}
 		}
+		if r.db != nil && !r.db.unchanged() {
+			return false
+		}
 	}
 	return sc.vtree == nil || sc.vtree.unchanged()
 }
@@ -181,12 +184,15 @@ func (s *Service) page(ctx context.Context, sc *scan) (*wire.DiscoverResult, err
 // bound's progress word.
 func (s *Service) step(ctx context.Context, sc *scan, b *budget, pg *page) (string, error) {
 	for {
-		if sc.pending != nil {
-			fits, err := pg.add(*sc.pending)
+		for len(sc.pending) > 0 {
+			if len(pg.rows) >= PageEntries {
+				return wire.ProgressPageEntries, nil
+			}
+			fits, err := pg.add(sc.pending[0])
 			if err != nil || !fits {
 				return wire.ProgressPageBytes, err
 			}
-			sc.pending = nil
+			sc.pending = sc.pending[1:]
 		}
 		if len(pg.rows) >= PageEntries {
 			return wire.ProgressPageEntries, nil
@@ -198,9 +204,9 @@ func (s *Service) step(ctx context.Context, sc *scan, b *budget, pg *page) (stri
 		var err error
 		switch sc.phase {
 		case phaseEnumerate:
-			word, err = sc.enumerate(b)
+			word, err = sc.enumerate(ctx, b)
 		case phaseValidate:
-			word, err = sc.validate(b)
+			word, err = sc.validate(ctx, b)
 		default:
 			return wire.ProgressComplete, nil
 		}
@@ -213,7 +219,7 @@ func (s *Service) step(ctx context.Context, sc *scan, b *budget, pg *page) (stri
 // enumerate advances the held reader or reads the next name of the
 // current store, moving on to the next store at the end of one. It
 // returns a progress word when a bound is met.
-func (sc *scan) enumerate(b *budget) (string, error) {
+func (sc *scan) enumerate(ctx context.Context, b *budget) (string, error) {
 	if sc.reader != nil {
 		done, stop, err := sc.reader.advance(&sc.lb, b)
 		if stop != "" {
@@ -223,7 +229,9 @@ func (sc *scan) enumerate(b *budget) (string, error) {
 			return "", nil
 		}
 		row, err := sc.finish(err)
-		sc.pending = row
+		if row != nil {
+			sc.pending = append(sc.pending, *row)
+		}
 		return "", err
 	}
 	if sc.cur == len(sc.runs) {
@@ -237,6 +245,9 @@ func (sc *scan) enumerate(b *budget) (string, error) {
 		}
 		sc.openPrelude(r)
 		return "", nil
+	}
+	if r.db != nil {
+		return sc.enumerateDB(ctx, r, b)
 	}
 	if !r.readable() {
 		sc.cur++
@@ -266,12 +277,15 @@ func (sc *scan) enumerate(b *budget) (string, error) {
 // again, each relevant one described afresh, and at the end of a store
 // the two signatures compared. A store that was missing or unsafe must
 // still be.
-func (sc *scan) validate(b *budget) (string, error) {
+func (sc *scan) validate(ctx context.Context, b *budget) (string, error) {
 	if sc.vrun == len(sc.runs) {
 		sc.phase = phaseDone
 		return wire.ProgressComplete, nil
 	}
 	r := sc.runs[sc.vrun]
+	if r.db != nil {
+		return sc.validateDB(ctx, r, b)
+	}
 	if sc.vtree == nil {
 		return "", sc.beginValidation(r)
 	}
@@ -326,6 +340,44 @@ func (sc *scan) endValidation(r *run) error {
 	}
 	sc.vrun++
 	return nil
+}
+
+// enumerateDB reads one step of a store of databases: a batch of rows,
+// which wait in sc.pending for room in the page.
+func (sc *scan) enumerateDB(ctx context.Context, r *run, b *budget) (string, error) {
+	if b.limited && b.lines <= 0 {
+		return wire.ProgressHistoryWork, nil
+	}
+	if b.expired() {
+		return wire.ProgressDeadline, nil
+	}
+	rows, ended, err := r.db.next(ctx, b, &sc.notices)
+	if err != nil {
+		return "", err
+	}
+	sc.pending = append(sc.pending, rows...)
+	if ended {
+		sc.cur++
+	}
+	return "", nil
+}
+
+// validateDB runs one step of the second pass over a store of databases.
+func (sc *scan) validateDB(ctx context.Context, r *run, b *budget) (string, error) {
+	if b.limited && b.lines <= 0 {
+		return wire.ProgressInventoryValidation, nil
+	}
+	if b.expired() {
+		return wire.ProgressDeadline, nil
+	}
+	done, err := r.db.validate(ctx, b)
+	if err != nil {
+		return "", err
+	}
+	if done {
+		sc.vrun++
+	}
+	return "", nil
 }
 
 // page is the rows of one response, bounded by PageEntries and PageBytes.

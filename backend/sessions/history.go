@@ -12,21 +12,35 @@ import (
 var errStale = errors.New("sessions: inventory changed")
 
 // run is one source as a scan, a session.list or a session.open reads
-// it: the source, its tree (opened when its turn comes) and what the
-// first pass added to its inventory signature.
+// it: a store of files (src: its tree, opened when its turn comes, and
+// what the first pass added to its inventory signature) or of databases
+// (db).
 type run struct {
 	src    source
+	db     *dbRun
 	tree   *tree
 	sig    signature
 	broken bool // another agent's store that is unsafe or unreadable
 	opened bool // open was tried
 }
 
+// agent is the agent whose store r reads.
+func (r *run) agent() string {
+	if r.db != nil {
+		return r.db.st.schema.agent
+	}
+	return r.src.agent()
+}
+
 // start opens r's store. scout's own store that cannot be opened safely
 // fails the request (errUnavailable); another agent's is counted once in
-// sessions_omitted_invalid and read as empty.
+// sessions_omitted_invalid and read as empty. A store of databases opens
+// each database when its turn comes.
 func (r *run) start(n *wire.SessionNotices) error {
 	r.opened = true
+	if r.db != nil {
+		return nil
+	}
 	t, err := r.src.open()
 	switch {
 	case err == nil:
@@ -40,12 +54,15 @@ func (r *run) start(n *wire.SessionNotices) error {
 	return nil
 }
 
-// readable reports whether r has names to read.
-func (r *run) readable() bool { return !r.broken && r.tree != nil && !r.tree.missing }
+// readable reports whether r has names to read (a store of files).
+func (r *run) readable() bool { return r.db == nil && !r.broken && r.tree != nil && !r.tree.missing }
 
 func (r *run) close() {
 	if r.tree != nil {
 		r.tree.closeRoot()
+	}
+	if r.db != nil {
+		r.db.close()
 	}
 }
 

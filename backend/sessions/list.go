@@ -43,6 +43,9 @@ var errLimit = wire.NewError(wire.CodeDiscoveryLimit)
 // primary histories (the histories a scan reads, of any file type) to n,
 // failing once all sources together have more than MaxListHistories.
 func countHistories(r *run, n *int) error {
+	if r.db != nil {
+		return r.db.count(n)
+	}
 	if !r.readable() {
 		return nil
 	}
@@ -84,6 +87,16 @@ func (w *walker) walkAll(ctx context.Context, rows *[]wire.SessionRow) error {
 
 // walkRun reads r's prelude and every history of its store.
 func (w *walker) walkRun(ctx context.Context, r *run, b *budget, rows *[]wire.SessionRow) error {
+	for r.db != nil {
+		batch, ended, err := r.db.next(ctx, b, &w.notices)
+		if err != nil {
+			return protocolError(err)
+		}
+		*rows = append(*rows, batch...)
+		if ended {
+			return nil
+		}
+	}
 	w.openPrelude(r)
 	if err := w.readHeld(b, nil); err != nil {
 		return err

@@ -28,12 +28,15 @@ func (s *Service) Open(ctx context.Context, id, agent string) (*wire.SessionOpen
 	runs := s.runs(newCwdMatcher(s.cfg.Workspace))
 	var r *run
 	for _, c := range runs {
-		if c.src.agent() == agent {
+		if c.agent() == agent {
 			r = c
 		}
 	}
 	if r == nil {
 		return nil, nil, wire.NewError(wire.CodeNotFound)
+	}
+	if r.db != nil {
+		return s.openDB(ctx, r, id, agent)
 	}
 	t, err := r.src.open()
 	if err != nil {
@@ -45,6 +48,20 @@ func (s *Service) Open(ctx context.Context, id, agent string) (*wire.SessionOpen
 	row, err := w.find(ctx, r, id)
 	if err != nil {
 		return nil, nil, err
+	}
+	a := wire.Attachment{SessionID: id, Agent: agent, Saved: true}
+	return &wire.SessionOpenResult{Session: row, Attachment: a}, func() { s.attach(a) }, nil
+}
+
+// openDB is Open for a store of databases.
+func (s *Service) openDB(ctx context.Context, r *run, id, agent string) (*wire.SessionOpenResult, func(), error) {
+	defer r.close()
+	row, found, err := r.db.find(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if found != foundRow {
+		return nil, nil, notFound[found]
 	}
 	a := wire.Attachment{SessionID: id, Agent: agent, Saved: true}
 	return &wire.SessionOpenResult{Session: row, Attachment: a}, func() { s.attach(a) }, nil
@@ -100,11 +117,14 @@ func (w *walker) find(ctx context.Context, r *run, id string) (wire.SessionRow, 
 			best = max(best, found)
 		}
 	}
-	return wire.SessionRow{}, [...]error{
-		foundNothing: wire.NewError(wire.CodeNotFound),
-		foundInvalid: wire.NewError(wire.CodeSessionInvalid),
-		foundForeign: wire.NewError(wire.CodeCwdMismatch),
-	}[best]
+	return wire.SessionRow{}, notFound[best]
+}
+
+// notFound is the error of each outcome short of a row.
+var notFound = [...]error{
+	foundNothing: wire.NewError(wire.CodeNotFound),
+	foundInvalid: wire.NewError(wire.CodeSessionInvalid),
+	foundForeign: wire.NewError(wire.CodeCwdMismatch),
 }
 
 // readOne reads the candidate name of f in full (again, up to

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,9 @@ type Config struct {
 	// Sources narrows the sources read to these agents ([sessions] sources
 	// in config.toml); nil reads every source whose store is known.
 	Sources []string
+	// Log receives the few diagnostics the stores give (a database of a
+	// schema scout does not know); nil discards them.
+	Log io.Writer
 }
 
 // Service is the session feature of one backend child: the stores, the one

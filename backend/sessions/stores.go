@@ -16,6 +16,17 @@ type Stores struct {
 	Codex string
 	// Gemini is $GEMINI_CLI_HOME, else ~: the directory holding .gemini.
 	Gemini string
+	// OpenCode is $OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db
+	// (XDG_DATA_HOME's default ~/.local/share).
+	OpenCode string
+	// CrushData is $CRUSH_GLOBAL_DATA, else $XDG_DATA_HOME/crush: the
+	// directory of crush's projects.json. crush's databases are the
+	// workspace's own (.crush/crush.db) and those projects.json records
+	// for it.
+	CrushData string
+	// Crush reads crush's databases at all (they are found from the
+	// workspace).
+	Crush bool
 }
 
 // StoresFromEnv locates each agent's store the way the agent does: its
@@ -36,10 +47,34 @@ func StoresFromEnv(getenv func(string) string, userHome string) Stores {
 		}
 		return filepath.Join(userHome, def)
 	}
+	// XDG_DATA_HOME, unset or relative, is ~/.local/share (as the backend
+	// home's rule reads it).
+	data := getenv("XDG_DATA_HOME")
+	if !filepath.IsAbs(data) {
+		data = ""
+		if userHome != "" {
+			data = filepath.Join(userHome, ".local", "share")
+		}
+	}
+	under := func(env, def string) string {
+		if v := getenv(env); v != "" {
+			if filepath.IsAbs(v) {
+				return filepath.Clean(v)
+			}
+			return ""
+		}
+		if data == "" {
+			return ""
+		}
+		return filepath.Join(data, def)
+	}
 	return Stores{
 		ClaudeCode: at("CLAUDE_CONFIG_DIR", ".claude"),
 		Codex:      at("CODEX_HOME", ".codex"),
 		Gemini:     at("GEMINI_CLI_HOME", "."),
+		OpenCode:   under("OPENCODE_DB", "opencode/opencode.db"),
+		CrushData:  under("CRUSH_GLOBAL_DATA", "crush"),
+		Crush:      true,
 	}
 }
 
@@ -61,6 +96,15 @@ func (s *Service) runs(m *cwdMatcher) []*run {
 	runs := make([]*run, len(srcs))
 	for i, src := range srcs {
 		runs[i] = &run{src: src}
+	}
+	db := func(agent string, files []dbFile, schema *dbSchema) {
+		if len(files) > 0 && (s.cfg.Sources == nil || slices.Contains(s.cfg.Sources, agent)) {
+			runs = append(runs, &run{db: newDBRun(&dbStore{schema: schema, files: files, match: m, log: s.cfg.Log})})
+		}
+	}
+	db(wire.AgentOpenCode, opencodeFiles(st.OpenCode), opencodeSchema)
+	if st.Crush {
+		db(wire.AgentCrush, crushFiles(s.cfg.Workspace, st.CrushData, m), crushSchema)
 	}
 	return runs
 }

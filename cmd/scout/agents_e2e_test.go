@@ -74,13 +74,13 @@ func TestSessionsJSON(t *testing.T) {
 	}
 }
 
-// fakeAgents writes claude, codex and gemini executables into a new
-// directory: each records its argv and working directory in
+// fakeAgents writes claude, codex, gemini, crush and opencode executables
+// into a new directory: each records its argv and working directory in
 // $OUTDIR/<name>.argv and exits 0.
 func fakeAgents(t *testing.T) string {
 	t.Helper()
 	bin := t.TempDir()
-	for _, name := range []string{"claude", "codex", "gemini"} {
+	for _, name := range []string{"claude", "codex", "gemini", "crush", "opencode"} {
 		script := "#!/bin/sh\n{ printf '%s\\n' \"$(basename \"$0\")\" \"$@\"; pwd; } > \"$OUTDIR/" + name + ".argv\"\n"
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
@@ -173,5 +173,70 @@ func TestAltSInsertsTheResumeCommand(t *testing.T) {
 				t.Fatalf("codex ran as %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestResumeCrushAndOpenCode: `scout resume` on a session of crush's
+// database (the workspace's .crush/crush.db) or of opencode's ($OPENCODE_DB)
+// execs `crush --session ID` or `opencode --session ID` in the workspace
+// root; `scout sessions --json` lists both; the databases stay byte for
+// byte as they were.
+func TestResumeCrushAndOpenCode(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, _ := sessionstest.Home(t)
+	crushDB := filepath.Join(ws, ".crush", "crush.db")
+	opencodeDB := filepath.Join(t.TempDir(), "opencode.db")
+	chat := []string{"user", "assistant"}
+	if err := sessionstest.WriteCrush(crushDB, sessionstest.DBSession{ID: "c1a2b3c4-0001-4000-8000-000000000001", Title: "Crush sidebar work", Roles: chat}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sessionstest.WriteOpenCode(opencodeDB, sessionstest.DBSession{ID: "ses_fixbuild", Dir: ws, Title: "opencode build fix", Roles: chat}); err != nil {
+		t.Fatal(err)
+	}
+	sums := func() string {
+		var out []string
+		for _, p := range []string{crushDB, opencodeDB} {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%x", data))
+		}
+		entries, _ := os.ReadDir(filepath.Dir(crushDB))
+		for _, e := range entries {
+			out = append(out, e.Name())
+		}
+		return strings.Join(out, "\n")
+	}
+	before := sums()
+	env := []string{"SCOUT_HOME=" + home, "OPENCODE_DB=" + opencodeDB, "CRUSH_GLOBAL_DATA=" + t.TempDir()}
+
+	cmd := exec.Command(scouttest.Binary(t), "sessions", "--json")
+	cmd.Dir, cmd.Env = ws, append(scouttest.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), `"id":"ses_fixbuild","agent":"opencode","title":"opencode build fix"`) ||
+		!strings.Contains(string(out), `"id":"c1a2b3c4-0001-4000-8000-000000000001","agent":"crush","title":"Crush sidebar work"`) {
+		t.Fatalf("scout sessions --json: %v\n%s", err, out)
+	}
+
+	x := scouttest.StartTmux(t, ws, 120, 30, append(append(homeEnv(t, home), env...), "PATH="+fakeAgents(t)+":"+os.Getenv("PATH")),
+		`for i in 1 2; do "$SCOUT" resume > "$OUTDIR/out$i" 2> "$OUTDIR/err$i"; echo $? > "$OUTDIR/rc$i"; done`)
+	for i, tc := range []struct{ query, agent, want string }{
+		{"Crush sidebar", "crush", "crush\n--session\nc1a2b3c4-0001-4000-8000-000000000001\n" + ws + "\n"},
+		{"build fix", "opencode", "opencode\n--session\nses_fixbuild\n" + ws + "\n"},
+	} {
+		pickByTitle(t, x, 2, tc.query)
+		if got := x.WaitFile(tc.agent + ".argv"); got != tc.want {
+			t.Errorf("%s ran as %q, want %q", tc.agent, got, tc.want)
+		}
+		if rc := x.WaitFile(fmt.Sprintf("rc%d", i+1)); rc != "0\n" {
+			t.Errorf("resume %d: exit %q, stderr %q", i+1, rc, x.ReadFile(fmt.Sprintf("err%d", i+1)))
+		}
+	}
+	if after := sums(); after != before {
+		t.Error("a database or its directory changed")
 	}
 }
