@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver ("sqlite"); its library starts at the first open
@@ -94,6 +95,11 @@ func (c *dbConn) close() {
 	}
 }
 
+// dbOpens counts the databases handed to the driver: SQLite itself starts
+// (sqlite3_initialize) at the first, so a process that finds no database
+// never starts it (TestNoDatabaseNoDriver).
+var dbOpens atomic.Int64
+
 // Outcomes of opening a database other than a connection.
 var (
 	errDBMissing = errors.New("sessions: no database")
@@ -126,6 +132,7 @@ func openDB(ctx context.Context, f dbFile, s *dbSchema) (*dbConn, error) {
 		return nil, errUnsafeEntry
 	}
 	c.live = regularIn(root, f.name+"-wal") && regularIn(root, f.name+"-shm")
+	dbOpens.Add(1)
 	if c.db, err = sql.Open("sqlite", dsn(filepath.Join(dir, f.name), c.live)); err != nil {
 		c.close()
 		return nil, ErrMalformed

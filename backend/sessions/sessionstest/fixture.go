@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -102,7 +103,14 @@ func (a *Agents) claude(t testing.TB, must func(int64, error), big bool) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(here.Path(dir)), ID("cc-garbage")+".jsonl"), []byte("garbage\n\x00\x01\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a.Notices.SessionsOmittedInvalid += 2
+	// Invalid, never followed: a project folder that is a symlink (to a
+	// folder holding a history of this directory).
+	outside := t.TempDir()
+	must(WriteClaude(outside, ClaudeSession{ID: ID("cc-behind-link"), Dir: ws, Prompt: "behind a symlinked folder"}))
+	if err := os.Symlink(filepath.Join(outside, "projects", ClaudeProjectFolder(ws)), filepath.Join(dir, "projects", "-srv-linked")); err != nil {
+		t.Fatal(err)
+	}
+	a.Notices.SessionsOmittedInvalid += 3
 	// Busy: a live marker (this test process) and a stale one (a process
 	// that has exited).
 	if err := WriteClaudeMarker(dir, os.Getpid(), ID("cc-cd"), ws); err != nil {
@@ -158,7 +166,19 @@ func (a *Agents) codex(t testing.TB, must func(int64, error), big bool) {
 	if err := os.Symlink(here.Path(dir), CodexRollout{ID: ID("cx-link"), Start: Epoch.Add(time.Second)}.Path(dir)); err != nil {
 		t.Fatal(err)
 	}
-	a.Notices.SessionsOmittedInvalid++
+	// Invalid, never opened or followed: a FIFO where a rollout would be,
+	// a day folder that is a symlink (to a folder holding a rollout of this
+	// directory).
+	fifo := CodexRollout{ID: ID("cx-fifo"), Start: Epoch.Add(2 * time.Second)}.Path(dir)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	must(WriteCodex(outside, CodexRollout{ID: ID("cx-behind-link"), Cwd: ws, Prompt: "behind a symlinked day", Start: Epoch.AddDate(0, 0, 29)}))
+	if err := os.Symlink(filepath.Dir(CodexRollout{Start: Epoch.AddDate(0, 0, 29)}.Path(outside)), filepath.Dir(CodexRollout{Start: Epoch.AddDate(0, 0, 29)}.Path(dir))); err != nil {
+		t.Fatal(err)
+	}
+	a.Notices.SessionsOmittedInvalid += 3
 	// Archived rollouts are never read.
 	must(writeFile(filepath.Join(dir, "archived_sessions", "rollout-2026-01-01T00-00-00-"+ID("cx-archived")+".jsonl"), func(w *countingWriter) {
 		CodexRollout{ID: ID("cx-archived"), Cwd: ws, Prompt: "archived"}.write(w)
