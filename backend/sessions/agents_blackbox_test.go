@@ -28,11 +28,11 @@ func newAgentsEnv(t *testing.T, big bool) agentsEnv {
 
 // canonicalTemp is a temporary directory with every symlink of its path
 // resolved, so the agents' recorded directories name it exactly.
-func canonicalTemp(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
+func canonicalTemp(tb testing.TB) string {
+	tb.Helper()
+	dir, err := filepath.EvalSymlinks(tb.TempDir())
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return dir
 }
@@ -223,29 +223,35 @@ func TestAgentSourcesStale(t *testing.T) {
 				}
 				res = next(t, p, res.Cursor)
 			}
-			cursor := res.Cursor
 			if err := tc.change(e); err != nil {
 				t.Fatal(err)
 			}
-			for {
-				m := discover(p, cursor)
-				if m.Error != nil {
-					if !tc.stale || m.Code() != wire.CodeStaleRevision {
-						t.Fatalf("%s", m.Raw)
-					}
-					return
-				}
-				var res wire.DiscoverResult
-				m.Decode(t, &res)
-				if res.Complete {
-					if tc.stale {
-						t.Fatal("the scan completed over a changed store")
-					}
-					return
-				}
-				cursor = res.Cursor
-			}
+			finishAfterChange(t, p, res.Cursor, tc.stale)
 		})
+	}
+}
+
+// finishAfterChange follows a scan from cursor, after a change to a store:
+// to stale_revision when stale, else to its end.
+func finishAfterChange(t *testing.T, p *scouttest.Proc, cursor *string, stale bool) {
+	t.Helper()
+	for {
+		m := discover(p, cursor)
+		if m.Error != nil {
+			if !stale || m.Code() != wire.CodeStaleRevision {
+				t.Fatalf("%s", m.Raw)
+			}
+			return
+		}
+		var res wire.DiscoverResult
+		m.Decode(t, &res)
+		if res.Complete {
+			if stale {
+				t.Fatal("the scan completed over a changed store")
+			}
+			return
+		}
+		cursor = res.Cursor
 	}
 }
 

@@ -90,11 +90,8 @@ func TestDatabaseDiscoveryCost(t *testing.T) {
 		var wall, cpu []time.Duration
 		rows := 0
 		for range 3 {
-			c0 := procCPU(t, p.Cmd.Process.Pid)
-			start := time.Now()
-			pages := mustFollow(t, p)
-			wall = append(wall, time.Since(start))
-			cpu = append(cpu, procCPU(t, p.Cmd.Process.Pid)-c0)
+			pages, w, c := timedFollow(t, p)
+			wall, cpu = append(wall, w), append(cpu, c)
 			rows = len(ids(pages))
 		}
 		t.Logf("%s: %d rows, wall %v (median %v), cpu %v (median %v), VmHWM %d KiB", tc.name, rows, wall, median(wall), cpu, median(cpu), p.VmHWM())

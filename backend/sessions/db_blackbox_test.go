@@ -291,24 +291,7 @@ func TestDatabasesChangingDuringAScan(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.Close() // opencode exits: the commit is checkpointed into the main file
-			for cursor := res.Cursor; ; {
-				m := discover(p, cursor)
-				if m.Error != nil {
-					if !tc.stale || m.Code() != wire.CodeStaleRevision {
-						t.Fatalf("%s", m.Raw)
-					}
-					return
-				}
-				var page wire.DiscoverResult
-				m.Decode(t, &page)
-				if page.Complete {
-					if tc.stale {
-						t.Fatal("the scan completed over a changed database")
-					}
-					return
-				}
-				cursor = page.Cursor
-			}
+			finishAfterChange(t, p, res.Cursor, tc.stale)
 		})
 	}
 }

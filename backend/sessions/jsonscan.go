@@ -204,17 +204,8 @@ func (s *jsonScanner) members(b []byte, fn func(name, value []byte) bool) bool {
 		if i, ok = s.skipValue(b, i); !ok || !fn(name, b[start:i]) {
 			return false
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return skipSpace(b, i+1) == len(b)
-		default:
-			return false
+		if i, ok = afterValue(b, i, '}'); i < 0 {
+			return ok
 		}
 	}
 }
@@ -236,19 +227,27 @@ func (s *jsonScanner) elements(b []byte, fn func(value []byte) bool) bool {
 		if i, ok = s.skipValue(b, i); !ok || !fn(b[start:i]) {
 			return false
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return skipSpace(b, i+1) == len(b)
-		default:
-			return false
+		if i, ok = afterValue(b, i, ']'); i < 0 {
+			return ok
 		}
 	}
+}
+
+// afterValue reads what follows a member or element of a container b
+// ends with the byte end: a comma (the next value's offset, true), or end
+// (-1, and whether end is the last byte but space), or anything else (-1,
+// false).
+func afterValue(b []byte, i int, end byte) (int, bool) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return -1, false
+	case b[i] == ',':
+		return skipSpace(b, i+1), true
+	case b[i] == end:
+		return -1, skipSpace(b, i+1) == len(b)
+	}
+	return -1, false
 }
 
 // unquote decodes the string literal lit (already validated); the result

@@ -5,7 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-	"unicode/utf8"
+	"unicode"
+	"unicode/utf16"
 )
 
 // Claude Code's store, as ClaudeSession writes it. Claude Code is closed
@@ -86,20 +87,21 @@ type ClaudeSession struct {
 }
 
 // ClaudeProjectFolder is the project folder Claude Code keeps the
-// sessions started in dir in (see the comment above).
+// sessions started in dir in: Claude Code's JavaScript
+// path.replace(/[^a-zA-Z0-9]/g, "-") over the path's UTF-16 code units
+// (see the comment above). It is written from that rule, not shared with
+// the code under test, so the fixtures check the reader's own version.
 func ClaudeProjectFolder(dir string) string {
-	b := make([]byte, 0, len(dir))
-	for _, r := range dir {
-		switch {
-		case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'):
-			b = append(b, byte(r))
-		case r > 0xffff:
-			b = append(b, '-', '-')
-		default:
-			b = append(b, '-')
+	units := utf16.Encode([]rune(dir))
+	out := make([]byte, len(units))
+	for i, u := range units {
+		c := byte('-')
+		if u < 0x80 && (unicode.IsLetter(rune(u)) || unicode.IsDigit(rune(u))) {
+			c = byte(u)
 		}
+		out[i] = c
 	}
-	return string(b)
+	return string(out)
 }
 
 // Path is where s is written below a Claude Code configuration directory.
