@@ -11,8 +11,10 @@ import (
 
 // Literal members of PROTOCOL.md §3, compared byte for byte with what the
 // real backend writes (so that a change of the Go defaults shows up here).
+// The capabilities are the contract's, in its order, with scout's own
+// model.catalog.models after model.enable (docs/protocol.md §10.3).
 const (
-	contractCapabilities = `["project.files","project.list","project.read","workspace.trust","session.list","session.discover","session.open","session.new","model.catalog","model.catalog.status","model.refresh","model.select","operation.cancel"]`
+	contractCapabilities = `["project.files","project.list","project.read","workspace.trust","session.list","session.discover","session.open","session.new","model.catalog","model.catalog.status","model.refresh","model.select","model.enable","model.catalog.models","operation.cancel"]`
 	contractLimits       = `{"frame_bytes":65536,"requests_per_child":4096,"outstanding":8,"discovery_sessions":256,"catalog_page_entries":100,"catalog_page_bytes":32768}`
 	extDiscover          = `"session.discover":{"consistency":"provisional_until_complete","ordering":"directory","step_directory_entries":256,"step_lines":10000,"step_bytes":8388608,"record_bytes":8388608,"step_ms":2000,"page_entries":100,"page_bytes":32768}`
 	extRefresh           = `"model.refresh":{"providers_per_request":1,"cache_bytes":1048576,"models":2048,"preferences":"unchanged"}`

@@ -25,7 +25,8 @@ type workspaceState struct {
 	root      *fsguard.Root // nil when the workspace cannot be opened
 	home      string        // the backend home ("" when unknown)
 	userHome  string
-	user      *config.User // nil when config.toml is broken
+	user      *config.User // empty when config.toml is broken
+	broken    bool         // config.toml is broken (reported)
 	mgr       *policy.Manager
 
 	mu        sync.Mutex
@@ -53,7 +54,7 @@ func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *works
 	}
 	ws.user = ws.readUser()
 	if ws.user == nil {
-		closed = true
+		closed, ws.broken = true, true
 		ws.user = &config.User{}
 	}
 	rules := ws.rules(nil)

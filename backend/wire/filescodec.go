@@ -313,6 +313,7 @@ func (d *filesDecoder) finish(r *ProjectFilesResult) {
 
 // scan reads valid JSON. Its errors are for values of the wrong type and
 // for input that turns out not to be valid after all.
+// Not shared with sessions' or catalog's JSON readers: it trusts JSON the json package already validated.
 type scan struct {
 	b []byte
 	i int

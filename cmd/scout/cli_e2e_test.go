@@ -76,7 +76,7 @@ func TestSubdirectoryIsTheWorkspace(t *testing.T) {
 // TestBrokenConfigIsSaid starts the picker and `scout filter` with a
 // config.toml that is not TOML: the backend serves an empty workspace
 // (docs/protocol.md §10), and both say why instead of looking like an
-// empty project.
+// empty project; the status line names the file by its path.
 func TestBrokenConfigIsSaid(t *testing.T) {
 	home := t.TempDir()
 	write(t, filepath.Join(home, "config.toml"), "this is [not toml\n")
@@ -84,7 +84,7 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 	x := scouttest.StartTmux(t, dir, 200, 12, homeEnv(t, home),
 		`"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
 	x.WaitScreen("the reason on the status line", func(s string) bool {
-		return strings.Contains(s, "0 files") && strings.Contains(s, "● ready · config.toml: line 1: not valid TOML")
+		return strings.Contains(s, "0 files") && strings.Contains(s, "● ready · "+filepath.Join(home, "config.toml")+": line 1: not valid TOML")
 	})
 	// Fixed, and the child restarted (R on the Providers tab): the note
 	// goes, the files come.
@@ -106,7 +106,7 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 	cmd.Env = append(scouttest.Environ(), homeEnv(t, home)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); exitStatus(err) != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "config.toml: line 1: not valid TOML") {
+	if err := cmd.Run(); exitStatus(err) != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), filepath.Join(home, "config.toml")+": line 1: not valid TOML") {
 		t.Fatalf("scout filter: %v, stdout %q, stderr %q: want exit 1 and the reason", err, stdout.String(), stderr.String())
 	}
 }
@@ -116,7 +116,7 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 func TestSessionsAndProvidersExit130(t *testing.T) {
 	for _, tc := range []struct{ cmd, ready, key string }{
 		{"sessions", "sessions here", "Escape"},
-		{"providers", "Providers · 0", "C-c"},
+		{"providers", "Providers · 2", "C-c"}, // the keyless built-ins
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
 			t.Parallel()

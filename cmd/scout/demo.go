@@ -77,6 +77,7 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	diags := bridge.NewDiagnostics()
+	diags.NameFilesIn(d.Home)
 	client, err := rpcclient.Start(startCtx, rpcclient.Options{
 		Dir:          wd,
 		Env:          d.Env(os.Environ()),
@@ -90,7 +91,7 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 	defer client.Close()
 	m := tui.New(tui.Options{
 		Backend:     client,
-		Pages:       pickerPages(client, files.New(files.Options{Backend: client})),
+		Pages:       pickerPages(client, files.New(files.Options{Backend: client}), d.Home),
 		Banner:      demo.Banner,
 		Diagnostics: diags,
 	})

@@ -62,7 +62,7 @@ func newFilterCmd() *cobra.Command {
 func snapshotCandidates() (cands []string, closed func(), err error) {
 	// The backend's diagnostics (a broken config.toml empties the
 	// workspace) are this command's to say: it has no status line.
-	c, stop, err := startBackend(bridge.Required, nil, os.Stderr)
+	c, stop, err := startBackend(bridge.Required, nil, homeFilesNamed(os.Stderr))
 	if err != nil {
 		return nil, nil, err
 	}

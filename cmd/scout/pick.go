@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/rpcclient"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
@@ -72,8 +74,8 @@ var tabCapabilities = [...][]string{tabFiles: nil, tabSessions: bridge.Sessions,
 // runPicker runs the picker with its three tabs, opened on tab, and
 // prints what it ended with: chosen paths, or a session's agent and id.
 func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
-	res, err := runTUI(tab, tabCapabilities[tab], func(client *rpcclient.Client) []tui.Page {
-		return pickerPages(client, files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi}))
+	res, err := runTUI(tab, tabCapabilities[tab], func(client *rpcclient.Client, home string) []tui.Page {
+		return pickerPages(client, files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi}), home)
 	})
 	if err != nil {
 		return err
@@ -82,10 +84,10 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 }
 
 // runTUI runs a picker of the pages made for the backend it starts
-// (needing caps besides bridge.Required), opened on tab, drawn on the
-// terminal; the backend is stopped and the terminal closed when it
-// returns.
-func runTUI(tab int, caps []string, pages func(*rpcclient.Client) []tui.Page) (tui.Outcome, error) {
+// (needing caps besides bridge.Required) and its home ("" when unknown),
+// opened on tab, drawn on the terminal; the backend is stopped and the
+// terminal closed when it returns.
+func runTUI(tab int, caps []string, pages func(client *rpcclient.Client, home string) []tui.Page) (tui.Outcome, error) {
 	in, out, err := tea.OpenTTY()
 	if err != nil {
 		return tui.Outcome{}, errors.New("cannot open the terminal (/dev/tty); the picker needs one")
@@ -94,12 +96,14 @@ func runTUI(tab int, caps []string, pages func(*rpcclient.Client) []tui.Page) (t
 	defer out.Close()
 	required, optional := bridge.Negotiation(caps)
 	diags := bridge.NewDiagnostics()
+	home, _ := config.HomeDir(os.Getenv) // the child's, from the same environment
+	diags.NameFilesIn(home)
 	client, stop, err := startBackend(required, optional, diags)
 	if err != nil {
 		return tui.Outcome{}, err
 	}
 	defer stop()
-	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pages(client), Diagnostics: diags})
+	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pages(client, home), Diagnostics: diags})
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
@@ -108,12 +112,18 @@ func runTUI(tab int, caps []string, pages func(*rpcclient.Client) []tui.Page) (t
 }
 
 // pickerPages are the picker's tabs, in order: the Files page given, then
-// Sessions and Providers served by client. `scout demo` shows the same tabs.
-func pickerPages(client *rpcclient.Client, filesPage tui.Page) []tui.Page {
+// Sessions and Providers served by client, whose backend home is home (""
+// when unknown; the Providers page names its config.toml). `scout demo`
+// shows the same tabs.
+func pickerPages(client *rpcclient.Client, filesPage tui.Page, home string) []tui.Page {
+	configFile := ""
+	if home != "" {
+		configFile = filepath.Join(home, config.UserFile)
+	}
 	return []tui.Page{
 		filesPage,
 		sessions.New(sessions.Options{Backend: client}),
-		providers.New(providers.Options{Backend: client}),
+		providers.New(providers.Options{Backend: client, ConfigFile: configFile}),
 	}
 }
 

@@ -53,6 +53,12 @@ type Backend interface {
 	ModelRefresh(ctx context.Context, provider string) (wire.RefreshResult, error)
 	// ModelSelect is model.select under the guard revision.
 	ModelSelect(ctx context.Context, provider, model string, effort *string, revision string) (wire.SelectResult, error)
+	// ModelEnable is model.enable: a model enabled or disabled, applied by
+	// the next child.
+	ModelEnable(ctx context.Context, provider, model string, enabled bool) (wire.EnableResult, error)
+	// ModelCatalogModels is model.catalog.models: one page of every cached
+	// model with its enabled state (cursor nil: a fresh revision).
+	ModelCatalogModels(ctx context.Context, cursor *string) (wire.ModelsResult, error)
 }
 
 var _ Backend = (*rpcclient.Client)(nil)
@@ -66,8 +72,12 @@ var Required = []string{wire.MethodProjectFiles}
 var Sessions = []string{wire.MethodSessionDiscover, wire.MethodSessionOpen}
 
 // Providers are the Providers page's capabilities: status and choices,
-// the deliberate refresh and the deliberate selection.
-var Providers = []string{wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect}
+// the deliberate refresh, the deliberate selection, enabling models and the
+// list of every cached model.
+var Providers = []string{
+	wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect,
+	wire.MethodModelEnable, wire.MethodModelCatalogModels,
+}
 
 // Optional are the capabilities the picker uses when the backend offers
 // them: lazy folders and the preview (project.list, project.read),

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -37,6 +38,34 @@ type Diagnostics struct {
 	mu      sync.Mutex
 	partial []byte
 	lines   chan string
+	home    string // the backend home, to name its files in full
+}
+
+// NameFilesIn makes the diagnostics name the backend home's files (which
+// the backend names by role, config.toml: line 3: ...) by their path in
+// home, so a diagnostic that asks for a fix says which file to edit.
+func (d *Diagnostics) NameFilesIn(home string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.home = home
+}
+
+// homeFiles are the files of the backend home its diagnostics name by role.
+var homeFiles = []string{"config.toml", "enabled.json", "trusted.json", "state.json"}
+
+// NameHomeFiles returns a backend diagnostic with the home file it starts
+// with ("config.toml: ...", "enabled.json is ...") named by its path in
+// home; other text, or an empty home, is returned as it is.
+func NameHomeFiles(text, home string) string {
+	if home == "" {
+		return text
+	}
+	for _, f := range homeFiles {
+		if rest, ok := strings.CutPrefix(text, f); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, " ")) {
+			return filepath.Join(home, f) + rest
+		}
+	}
+	return text
 }
 
 // NewDiagnostics returns an empty Diagnostics.
@@ -61,7 +90,7 @@ func (d *Diagnostics) Write(p []byte) (int, error) {
 		d.partial, rest = nil, rest[i+1:]
 		if text, ok := strings.CutPrefix(string(line), diagnosticPrefix); ok && text != "" && !saidElsewhere.MatchString(text) {
 			select {
-			case d.lines <- display.Clean(text):
+			case d.lines <- display.Clean(NameHomeFiles(text, d.home)):
 			default: // the root is behind: drop it
 			}
 		}

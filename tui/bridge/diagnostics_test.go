@@ -28,3 +28,25 @@ func TestDiagnosticsKeepsTheBackendsOwnLines(t *testing.T) {
 		}
 	}
 }
+
+// A diagnostic that asks for a file of the backend home to be fixed names
+// it by its path; other diagnostics, and the project's own
+// .scout/config.toml, are left as they are.
+func TestDiagnosticsNameHomeFiles(t *testing.T) {
+	d := bridge.NewDiagnostics()
+	d.NameFilesIn("/h/scout")
+	d.Write([]byte("scout backend: config.toml: line 3: not valid TOML; serving an empty workspace until it is fixed\n" +
+		"scout backend: enabled.json is unsafe, unreadable or malformed; it is not applied\n" +
+		"scout backend: the trusted .scout/config.toml: providers[1].id: unknown key; not applied\n" +
+		"scout backend: config.tomlish\n"))
+	for _, w := range []string{
+		"/h/scout/config.toml: line 3: not valid TOML; serving an empty workspace until it is fixed",
+		"/h/scout/enabled.json is unsafe, unreadable or malformed; it is not applied",
+		"the trusted .scout/config.toml: providers[1].id: unknown key; not applied",
+		"config.tomlish",
+	} {
+		if got := bridge.ListenDiagnostics(d)().(bridge.DiagnosticMsg).Text; got != w {
+			t.Errorf("diagnostic %q, want %q", got, w)
+		}
+	}
+}

@@ -3,7 +3,8 @@
 // project.list and project.read with the protocol's shapes, generations
 // that advance on Invalidate, session discovery over fixed rows with
 // single-use cursors, catalogs with revisions, selection guards and
-// refreshes (sessions.go, catalog.go), a child that can Crash and Restart,
+// refreshes (sessions.go, catalog.go), model.enable and
+// model.catalog.models (models.go), a child that can Crash and Restart,
 // and hooks to hold or rewrite any answer.
 package bridgetest
 
@@ -193,7 +194,7 @@ func (f *Fake) Init() wire.InitializeResult {
 	}
 	caps = append(caps, wire.MethodSessionDiscover, wire.MethodSessionOpen,
 		wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect,
-		wire.MethodCancel)
+		wire.MethodModelEnable, wire.MethodModelCatalogModels, wire.MethodCancel)
 	caps = slices.DeleteFunc(caps, func(c string) bool { return slices.Contains(f.opts.Without, c) })
 	return wire.InitializeResult{
 		ProtocolVersion: wire.ProtocolVersion,
