@@ -69,12 +69,12 @@ func TestSessionWrappers(t *testing.T) {
 	if len(rows) != 1 || rows[0].ID != "here" || rows[0].Title != "fix the parser" {
 		t.Fatalf("rows %+v", rows)
 	}
-	res, err := c.SessionOpen(ctx, "here")
-	if err != nil || res.Attachment.SessionID != "here" || !res.Attachment.Saved {
+	res, err := c.SessionOpen(ctx, "here", "")
+	if err != nil || res.Attachment.SessionID != "here" || res.Attachment.Agent != wire.AgentScout || !res.Attachment.Saved {
 		t.Fatalf("open: %+v, %v", res, err)
 	}
 	var we *wire.Error
-	if _, err := c.SessionOpen(ctx, "elsewhere"); !errors.As(err, &we) || we.Code != wire.CodeCwdMismatch {
+	if _, err := c.SessionOpen(ctx, "elsewhere", ""); !errors.As(err, &we) || we.Code != wire.CodeCwdMismatch {
 		t.Fatalf("open of another directory's session: %v, want cwd_mismatch", err)
 	}
 }

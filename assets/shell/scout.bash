@@ -3,7 +3,9 @@
 #   Ctrl-T  pick files (Tab marks several) and insert them at the cursor,
 #           each shell-quoted and followed by a space
 #   Alt-C   pick a folder of the project and change into it
-#   Alt-S   pick a session of this directory and insert its id
+#   Alt-S   pick a session of this directory (any agent's) and insert the
+#           command that resumes it (claude --resume ID, codex resume ID, ...;
+#           the id alone for scout's own sessions)
 #
 # The file and folder pickers open under the prompt in 40% of the
 # terminal; SCOUT_CTRL_T_OPTS and SCOUT_ALT_C_OPTS replace that
@@ -52,12 +54,13 @@ __scout_alt_c_restore() {
   unset __scout_line __scout_point
 }
 
+# The resume command is made of the agent's name, its flags and the
+# session id ([A-Za-z0-9_-]): words that need no quoting.
 __scout_alt_s() {
-  local id quoted
-  IFS= read -r id < <("$__scout_bin" sessions </dev/tty)
-  if [[ -n $id ]]; then
-    printf -v quoted '%q' "$id"
-    __scout_insert "$quoted "
+  local line
+  IFS= read -r line < <("$__scout_bin" sessions --command </dev/tty)
+  if [[ -n $line ]]; then
+    __scout_insert "$line "
   fi
 }
 

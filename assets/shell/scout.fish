@@ -4,7 +4,9 @@
 #   Ctrl-T  pick files (Tab marks several) and insert them at the cursor,
 #           each shell-quoted and followed by a space
 #   Alt-C   pick a folder of the project and change into it
-#   Alt-S   pick a session of this directory and insert its id
+#   Alt-S   pick a session of this directory (any agent's) and insert the
+#           command that resumes it (claude --resume ID, codex resume ID, ...;
+#           the id alone for scout's own sessions)
 #
 # The file and folder pickers open under the prompt in 40% of the
 # terminal; SCOUT_CTRL_T_OPTS and SCOUT_ALT_C_OPTS replace that
@@ -54,10 +56,12 @@ function __scout_alt_c -d 'scout: change into a picked folder'
     commandline -f repaint
 end
 
-function __scout_alt_s -d 'scout: insert a picked session id at the cursor'
-    set -l id ($__scout_bin sessions </dev/tty)
-    if test -n "$id[1]"
-        commandline -i -- (string escape -- $id[1])' '
+# The resume command is made of the agent's name, its flags and the
+# session id ([A-Za-z0-9_-]): words that need no quoting.
+function __scout_alt_s -d 'scout: insert the resume command of a picked session at the cursor'
+    set -l line ($__scout_bin sessions --command </dev/tty)
+    if test -n "$line[1]"
+        commandline -i -- $line[1]' '
     end
     commandline -f repaint
 end

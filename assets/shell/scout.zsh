@@ -3,7 +3,9 @@
 #   Ctrl-T  pick files (Tab marks several) and insert them at the cursor,
 #           each shell-quoted and followed by a space
 #   Alt-C   pick a folder of the project and change into it
-#   Alt-S   pick a session of this directory and insert its id
+#   Alt-S   pick a session of this directory (any agent's) and insert the
+#           command that resumes it (claude --resume ID, codex resume ID, ...;
+#           the id alone for scout's own sessions)
 #
 # The file and folder pickers open under the prompt in 40% of the
 # terminal; SCOUT_CTRL_T_OPTS and SCOUT_ALT_C_OPTS replace that
@@ -62,13 +64,15 @@ __scout-alt-c-widget() {
   return $ret
 }
 
+# The resume command is made of the agent's name, its flags and the
+# session id ([A-Za-z0-9_-]): words that need no quoting.
 __scout-alt-s-widget() {
   emulate -L zsh
-  local id
-  id=$("$__scout_bin" sessions </dev/tty)
-  id=${id%%$'\n'*}
-  if [[ -n $id ]]; then
-    LBUFFER+="${(q)id} "
+  local line
+  line=$("$__scout_bin" sessions --command </dev/tty)
+  line=${line%%$'\n'*}
+  if [[ -n $line ]]; then
+    LBUFFER+="$line "
   fi
   zle reset-prompt
 }

@@ -106,6 +106,8 @@ type User struct {
 	Providers []Provider
 	// EnrichmentURL is the enrichment source, "" when turned off.
 	EnrichmentURL string
+	// Sessions is the [sessions] table.
+	Sessions Sessions
 }
 
 // Project is a workspace's .scout/config.toml.
@@ -135,6 +137,9 @@ func ParseUser(data []byte, dirs Dirs) (*User, error) {
 		return nil, err
 	}
 	if u.EnrichmentURL, err = parseEnrichment(doc); err != nil {
+		return nil, err
+	}
+	if u.Sessions, err = parseSessions(doc); err != nil {
 		return nil, err
 	}
 	return u, doc.done()

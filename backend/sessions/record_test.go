@@ -66,7 +66,7 @@ func TestParseRecord(t *testing.T) {
 
 func TestSummaryTitles(t *testing.T) {
 	long := strings.Repeat("é", 100) // 100 runes, 200 bytes
-	m := &cwdMatcher{root: "/w", cache: map[string]bool{}}
+	m := &cwdMatcher{root: "/w", cache: map[string]cwdPlace{}}
 	apply := func(s *summary, line string) {
 		t.Helper()
 		rec, err := ParseRecord([]byte(line))
@@ -81,7 +81,7 @@ func TestSummaryTitles(t *testing.T) {
 	apply(&s, `{"type":"user","ts":"2026-01-02T03:04:05.123456+02:00","text":"\u0000\t"}`)
 	apply(&s, `{"type":"user","text":"`+long+`"}`)
 	apply(&s, `{"type":"user","ts":"2026-01-02T05:00:00Z","text":"second"}`)
-	row, err := s.row("x", false)
+	row, err := s.row("x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,19 +96,19 @@ func TestSummaryTitles(t *testing.T) {
 	}
 	apply(&s, `{"type":"title","title":"First \u202etitle\u0007"}`)
 	apply(&s, `{"type":"title","title":"\u200e"}`) // empty once sanitized: ignored
-	if row, _ = s.row("x", false); row.Title != "First title" {
+	if row, _ = s.row("x"); row.Title != "First title" {
 		t.Errorf("title %q", row.Title)
 	}
 	apply(&s, `{"type":"title","title":"`+strings.Repeat("z", PageBytes+1)+`"}`)
-	if _, err := s.row("x", false); err != errRowTooLarge {
+	if _, err := s.row("x"); err != errRowTooLarge {
 		t.Errorf("a title over a page: %v", err)
 	}
 	apply(&s, `{"type":"title","title":"short again"}`)
-	if row, _ = s.row("x", false); row.Title != "short again" {
+	if row, _ = s.row("x"); row.Title != "short again" {
 		t.Errorf("title %q", row.Title)
 	}
 	apply(&s, `{"type":"user","cwd":"/w","ts":"2026-01-02T06:00:00Z"}`)
-	if row, _ = s.row("x", false); row.Cwd != wire.CwdVerified {
+	if row, _ = s.row("x"); row.Cwd != wire.CwdVerified {
 		t.Errorf("cwd %q", row.Cwd)
 	}
 	rec, _ := ParseRecord([]byte(`{"type":"tool","cwd":"/elsewhere"}`))
@@ -117,7 +117,7 @@ func TestSummaryTitles(t *testing.T) {
 	}
 	var empty summary
 	apply(&empty, `{"type":"meta"}`)
-	if _, err := empty.row("x", false); err != errNoTime {
+	if _, err := empty.row("x"); err != errNoTime {
 		t.Errorf("no timestamps: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,9 +20,18 @@ type Config struct {
 	Workspace string
 	// Now is the clock for the busy hint (time.Now when nil).
 	Now func() time.Time
+	// Stores locates the other agents' stores (StoresFromEnv); the zero
+	// Stores reads scout's own store only.
+	Stores Stores
+	// Sources narrows the sources read to these agents ([sessions] sources
+	// in config.toml); nil reads every source whose store is known.
+	Sources []string
+	// Log receives the few diagnostics the stores give (a database of a
+	// schema scout does not know); nil discards them.
+	Log io.Writer
 }
 
-// Service is the session feature of one backend child: the store, the one
+// Service is the session feature of one backend child: the stores, the one
 // discovery scan it may hold, and the attachment.
 type Service struct {
 	cfg     Config

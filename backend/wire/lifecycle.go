@@ -257,9 +257,11 @@ type ActiveRequest struct {
 	Method    string `json:"method"`
 }
 
-// Attachment is the session the backend is attached to.
+// Attachment is the session the backend is attached to, and the agent
+// whose session it is (scout for an unsaved handle).
 type Attachment struct {
 	SessionID string `json:"session_id"`
+	Agent     string `json:"agent"`
 	Saved     bool   `json:"saved"`
 }
 

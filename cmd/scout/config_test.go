@@ -4,11 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/scoutdev/scout/assets"
 	"github.com/scoutdev/scout/backend/config"
+	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
@@ -99,5 +101,8 @@ func TestConfigExample(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "openai,work-proxy,ollama" {
 		t.Errorf("the example's providers: %v", ids)
+	}
+	if !slices.Equal(u.Sessions.Sources, wire.Agents) {
+		t.Errorf("the example's session sources: %v, want every agent %v", u.Sessions.Sources, wire.Agents)
 	}
 }

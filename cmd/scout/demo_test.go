@@ -24,7 +24,8 @@ var demoTabs = []struct {
 }{
 	{"M-1", "Files", []string{"README.md", "go.mod", " files"}, nil},
 	{"M-2", "Sessions", []string{"Add --print0 to scout filter", "Refactor the session store",
-		"Why does the tree collapse", "How do I register scout mcp", "4 sessions here"},
+		"Why does the tree collapse", "How do I register scout mcp", "claude Agent tags on the Sessions tab",
+		"codex  scout resume execs the agent", "gemini Explain how session discovery", "7 sessions here"},
 		[]string{"Landing page speed", "zsh prompt", "Started here, then moved on", "archived chat", "cut in the middle"}},
 	{"M-3", "Providers", []string{"Providers · 11", "openai", "works", "rate-limited", "rejected-key", "slow", "unreachable", "empty",
 		"invalid", "no-key", "ollama", "lmstudio"}, nil},

@@ -199,7 +199,7 @@ func sessionsHome(t *testing.T, dir string) string {
 	return home
 }
 
-func TestSessionsPicksASessionAndPrintsItsID(t *testing.T) {
+func TestSessionsPicksASessionAndPrintsItsAgentAndID(t *testing.T) {
 	dir := fixture(t)
 	x := scouttest.StartTmux(t, dir, 100, 20, homeEnv(t, sessionsHome(t, dir)),
 		`"$SCOUT" sessions > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
@@ -213,8 +213,8 @@ func TestSessionsPicksASessionAndPrintsItsID(t *testing.T) {
 	if rc := x.WaitFile("rc"); rc != "0\n" {
 		t.Fatalf("exit status %q, stderr %q", rc, x.ReadFile("err"))
 	}
-	if out := x.ReadFile("out"); out != "s-tree\n" {
-		t.Fatalf("stdout %q, want exactly the id", out)
+	if out := x.ReadFile("out"); out != "scout s-tree\n" {
+		t.Fatalf("stdout %q, want exactly the agent and the id", out)
 	}
 }
 

@@ -88,8 +88,9 @@ const (
 // offered.
 var tabCapabilities = [...][]string{tabFiles: nil, tabSessions: bridge.Sessions, tabProviders: bridge.Providers}
 
-// runPicker runs the picker with its three tabs, opened on tab, and
-// prints what it ended with: chosen paths, or a session's id.
+// runPicker runs the picker with its three tabs, opened on tab (or the
+// picker of standard input's lines), and prints what it ended with:
+// chosen paths or lines, or a session's agent and id.
 func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	height, lines, err := f.check(cmd, tab)
 	if err != nil {
@@ -99,39 +100,62 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	if err != nil {
 		return err
 	}
+	var res tui.Outcome
+	if lines {
+		res, err = runOnTTY(height, func(diags *bridge.Diagnostics, _ string) (tui.Model, func(), error) {
+			lazy := linesBackend(diags)
+			return linesPicker(lazy, f, diags), func() { lazy.Close() }, nil
+		})
+	} else {
+		res, err = runTUI(tab, tabCapabilities[tab], height, func(client *rpcclient.Client, home string) []tui.Page {
+			page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, Dirs: f.dirs, MaxIndexed: ceiling})
+			return pickerPages(client, page, home)
+		})
+	}
+	if err != nil {
+		return err
+	}
+	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+}
+
+// runTUI runs a picker of the pages made for the backend it starts
+// (needing caps besides bridge.Required) and its home ("" when unknown),
+// opened on tab, drawn on the terminal in height; the backend is stopped
+// and the terminal closed when it returns.
+func runTUI(tab int, caps []string, height tui.Height, pages func(client *rpcclient.Client, home string) []tui.Page) (tui.Outcome, error) {
+	return runOnTTY(height, func(diags *bridge.Diagnostics, home string) (tui.Model, func(), error) {
+		required, optional := bridge.Negotiation(caps)
+		client, stop, err := startBackend(required, optional, diags)
+		if err != nil {
+			return tui.Model{}, nil, err
+		}
+		return tui.New(tui.Options{Backend: client, Active: tab, Pages: pages(client, home), Diagnostics: diags}), stop, nil
+	})
+}
+
+// runOnTTY opens the terminal, builds the model (with the diagnostics
+// its backend writes to and the backend's home), runs it in height and
+// calls the model's stop when it ends.
+func runOnTTY(height tui.Height, build func(diags *bridge.Diagnostics, home string) (tui.Model, func(), error)) (tui.Outcome, error) {
 	in, out, err := tea.OpenTTY()
 	if err != nil {
-		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
+		return tui.Outcome{}, errors.New("cannot open the terminal (/dev/tty); the picker needs one")
 	}
 	defer in.Close()
 	defer out.Close()
 	diags := bridge.NewDiagnostics()
 	home, _ := config.HomeDir(os.Getenv) // the child's, from the same environment
 	diags.NameFilesIn(home)
-	var m tui.Model
-	if lines {
-		lazy := linesBackend(diags)
-		defer lazy.Close()
-		m = linesPicker(lazy, f, diags)
-	} else {
-		required, optional := bridge.Negotiation(tabCapabilities[tab])
-		client, stop, err := startBackend(required, optional, diags)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, Dirs: f.dirs, MaxIndexed: ceiling})
-		m = tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page, home), Diagnostics: diags})
+	m, stop, err := build(diags, home)
+	if err != nil {
+		return tui.Outcome{}, err
 	}
+	defer stop()
 	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
 	}
-	res, err := tui.Run(context.Background(), m, height, in, out, opts...)
-	if err != nil {
-		return err
-	}
-	return printOutcome(cmd.OutOrStdout(), res, f.print0)
+	return tui.Run(context.Background(), m, height, in, out, opts...)
 }
 
 // pickerPages are the picker's tabs, in order: the Files page given, then
@@ -147,18 +171,6 @@ func pickerPages(client *rpcclient.Client, filesPage tui.Page, home string) []tu
 		filesPage,
 		sessions.New(sessions.Options{Backend: client}),
 		providers.New(providers.Options{Backend: client, ConfigFile: configFile}),
-	}
-}
-
-func newSessionsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "sessions",
-		Short: "Pick one of the agent's sessions for this directory: Enter opens it and prints its id",
-		Long: "scout sessions opens the picker on the Sessions tab. Enter opens the focused\n" +
-			"session exactly (session.open) and prints its id on stdout. Exit status: 0\n" +
-			"opened, 1 nothing chosen, 130 Esc/Ctrl-C, 2 startup error.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runPicker(cmd, tabSessions, pickFlags{}) },
 	}
 }
 

@@ -9,6 +9,8 @@
 // The fixtures are text/template files; the functions they may call are
 //
 //	{{cwd}}                  the workspace, as a JSON string
+//	{{root}}                 the workspace, as it is
+//	{{projectHash}}          the workspace's SHA-256 in hex (Gemini CLI's)
 //	{{ago "90m"}}            the demo's start minus a duration, RFC 3339
 //	{{pid}}                  the demo's process id (lock files)
 //	{{url "works"}}          the base URL of a provider (config.toml)
@@ -148,19 +150,35 @@ func (d *Demo) renewLocks() {
 // the home, so they go away with it.
 func (d *Demo) LogPath() string { return filepath.Join(d.Home, "backend.log") }
 
-// Env returns base with the backend home, the providers' fake keys and the
-// built-ins' fake base URLs set, and every other value of those variables
-// removed: a key the user happens to have set for SCOUT_DEMO_NO_KEY_KEY,
-// and every built-in provider's key and base-URL variable (the user's real
-// ANTHROPIC_API_KEY must not list a provider that reaches the network). It
-// is meant for the backend child only; the demo's own process environment
-// is not changed.
+// agentStores are the variables that locate the other agents' session
+// stores, pointed into the demo's home (agents/, from assets/demo/agents)
+// so that the demo shows its own sessions of every agent and never the
+// user's real ones (which the defaults below $HOME would find).
+var agentStores = [][2]string{
+	{"CLAUDE_CONFIG_DIR", "agents/claude"},
+	{"CODEX_HOME", "agents/codex"},
+	{"GEMINI_CLI_HOME", "agents/gemini"},
+	{"OPENCODE_DB", "agents/opencode/opencode.db"},
+	{"CRUSH_GLOBAL_DATA", "agents/crush"},
+}
+
+// Env returns base with the backend home, the agents' stores, the
+// providers' fake keys and the built-ins' fake base URLs set, and every
+// other value of those variables removed: a key the user happens to have
+// set for SCOUT_DEMO_NO_KEY_KEY, and every built-in provider's key and
+// base-URL variable (the user's real ANTHROPIC_API_KEY must not list a
+// provider that reaches the network). It is meant for the backend child
+// only; the demo's own process environment is not changed.
 func (d *Demo) Env(base []string) []string {
 	drop := []string{"SCOUT_HOME"}
 	for _, b := range config.Builtins {
 		drop = append(drop, b.KeyEnv, b.BaseURLEnv)
 	}
 	var set []string
+	for _, a := range agentStores {
+		drop = append(drop, a[0])
+		set = append(set, a[0]+"="+filepath.Join(d.Home, filepath.FromSlash(a[1])))
+	}
 	for _, p := range d.providers {
 		if p.keyEnv != "" {
 			drop = append(drop, p.keyEnv)

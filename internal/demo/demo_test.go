@@ -46,24 +46,49 @@ func TestSessionsOfTheWorkspace(t *testing.T) {
 	var res wire.SessionListResult
 	p.MustCall(wire.MethodSessionList, nil, &res)
 	type row struct {
-		id, title, cwd string
-		busy           bool
+		agent, id, title, cwd string
+		busy                  bool
 	}
 	var got []row
 	for _, s := range res.Sessions {
-		got = append(got, row{s.ID, s.Title, s.Cwd, s.Busy})
+		got = append(got, row{s.Agent, s.ID, s.Title, s.Cwd, s.Busy})
 	}
 	want := []row{ // newest first
-		{"s-store-refactor", "Refactor the session store (agent still running)", "verified", true},
-		{"s-print0-flag", "Add --print0 to scout filter", "verified", false},
-		{"s-tree-collapse", "Why does the tree collapse after a rescan? I had three folders open.", "verified", false},
-		{"s-legacy-mcp", "How do I register scout mcp with my editor?", "cwd_unverified", false},
+		{"scout", "s-store-refactor", "Refactor the session store (agent still running)", "verified", true},
+		{"scout", "s-print0-flag", "Add --print0 to scout filter", "verified", false},
+		{"claude-code", "0f5e8a2c-6b1d-4f3e-9a47-3c2d1e0b9f81", "Agent tags on the Sessions tab", "verified", false},
+		{"codex", "0199a0c2-7d41-7a30-9e55-2b8c4f1d6e02", "scout resume execs the agent", "verified", false},
+		{"scout", "s-tree-collapse", "Why does the tree collapse after a rescan? I had three folders open.", "verified", false},
+		{"gemini", "5a1c9e3b-2f7d-4b60-8c14-9d0e3a6b7c25", "Explain how session discovery pages through a large store", "verified", false},
+		{"scout", "s-legacy-mcp", "How do I register scout mcp with my editor?", "cwd_unverified", false},
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("session.list rows\n got %+v\nwant %+v", got, want)
 	}
 	if n := res.Notices; n.SessionsOmittedInvalid != 1 || n.SessionsOtherDirectories != 3 {
 		t.Fatalf("notices %+v, want 1 malformed and 3 of other directories", n)
+	}
+}
+
+// TestAgentStoresAreTheDemos: the backend child's environment points every
+// agent's store into the demo's home, whatever the user's environment
+// says, so the demo never shows (or reads) the user's own sessions.
+func TestAgentStoresAreTheDemos(t *testing.T) {
+	d, _ := start(t)
+	env := d.Env([]string{"CLAUDE_CONFIG_DIR=/real/claude", "CODEX_HOME=/real/codex", "GEMINI_CLI_HOME=/real", "OPENCODE_DB=/real/db", "CRUSH_GLOBAL_DATA=/real/crush", "HOME=/real"})
+	for _, name := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "OPENCODE_DB", "CRUSH_GLOBAL_DATA"} {
+		n := 0
+		for _, kv := range env {
+			if k, v, _ := strings.Cut(kv, "="); k == name {
+				n++
+				if !strings.HasPrefix(v, d.Home+string(filepath.Separator)) {
+					t.Errorf("%s=%s is outside the demo's home", name, v)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s set %d times in %q", name, n, env)
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 // home: each would let a test read (or, for a provider, call) something
 // real. Tests that need one set it themselves, pointing at a fixture.
 var unset = []string{
-	"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "OPENCODE_DB",
+	"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "OPENCODE_DB", "CRUSH_GLOBAL_DATA",
 	"OPENAI_API_KEY", "OPENAI_BASE_URL",
 	"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
 	"OPENROUTER_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",

@@ -43,8 +43,8 @@ type Backend interface {
 	// SessionDiscover is session.discover: one page of the incremental
 	// scan (cursor nil: a fresh scan).
 	SessionDiscover(ctx context.Context, cursor *string) (wire.DiscoverResult, error)
-	// SessionOpen is session.open: the exact open of one session.
-	SessionOpen(ctx context.Context, id string) (wire.SessionOpenResult, error)
+	// SessionOpen is session.open: the exact open of session id of agent.
+	SessionOpen(ctx context.Context, id, agent string) (wire.SessionOpenResult, error)
 
 	// ModelCatalog is model.catalog: one page of the choices (cursor nil:
 	// a fresh revision).

@@ -226,8 +226,8 @@ func TestEnterOpensExactlyAndEndsWithTheID(t *testing.T) {
 	}
 	h.Press(tea.KeyEnter)
 	out := h.Outcome()
-	if out.Cancelled || !slices.Equal(out.Items, []string{"s-tree"}) {
-		t.Fatalf("outcome %+v, want s-tree", out)
+	if out.Cancelled || !slices.Equal(out.Items, []string{"scout s-tree"}) {
+		t.Fatalf("outcome %+v, want scout s-tree", out)
 	}
 	if fake.Attached() != "s-tree" || fake.Calls(wire.MethodSessionOpen) != 1 {
 		t.Fatalf("attached %q after %d opens", fake.Attached(), fake.Calls(wire.MethodSessionOpen))
@@ -330,7 +330,7 @@ func TestEnterRightAfterTypingOpensTheBestMatchOfWhatWasTyped(t *testing.T) {
 	h.complete()
 	h.Type("tree")
 	h.Press(tea.KeyEnter)
-	if out := h.Outcome(); !slices.Equal(out.Items, []string{"s-tree"}) {
+	if out := h.Outcome(); !slices.Equal(out.Items, []string{"scout s-tree"}) {
 		t.Fatalf("outcome %+v, want the best match of the typed filter", out)
 	}
 }
