@@ -1,7 +1,8 @@
 // Package assets holds the data scout embeds in its binary: the fixtures of
 // `scout demo` (demo/: the configuration, session histories and catalog
-// caches of the demo's temporary home, as text/template files) and the
-// shell key bindings `scout shell` prints (shell/).
+// caches of the demo's temporary home, as text/template files), the shell
+// key bindings `scout shell` prints (shell/) and the example configuration
+// `scout config --example` prints (config/).
 package assets
 
 import (
@@ -9,8 +10,17 @@ import (
 	"io/fs"
 )
 
-//go:embed demo shell
+//go:embed demo shell config
 var files embed.FS
+
+// ExampleConfig is a commented example config.toml.
+func ExampleConfig() []byte {
+	b, err := files.ReadFile("config/config.example.toml")
+	if err != nil {
+		panic(err) // the file is embedded: it cannot be missing
+	}
+	return b
+}
 
 // Demo is the demo's fixture tree: config.toml.tmpl, sessions/ and
 // catalog/ (see package internal/demo for the template functions).

@@ -34,7 +34,7 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 		opts.Stderr = io.Discard
 	}
 	ff := newFilesFeature(loadWorkspace(opts.Workspace, opts.Getenv, opts.Stderr), opts.Getenv)
-	sessions := newSessions(opts, ff.ws.home)
+	sessions := newSessions(opts, ff.ws)
 	srv := server.New(server.Options{
 		Info:      wire.ServerInfo{Name: "scout", Version: Version},
 		Log:       opts.Stderr,

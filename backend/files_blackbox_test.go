@@ -353,14 +353,7 @@ func gitListed(t *testing.T, dir string) []string {
 // scannedFiles are the files of a project.files snapshot of dir, sorted.
 func scannedFiles(t *testing.T, dir string) []string {
 	t.Helper()
-	var files []string
-	for _, e := range scanFiles(t, startIn(t, dir, scouttest.Options{}), dir).Entries {
-		if e.Kind == wire.KindFile {
-			files = append(files, e.Path)
-		}
-	}
-	slices.Sort(files)
-	return files
+	return filesOf(scanFiles(t, startIn(t, dir, scouttest.Options{}), dir).Entries)
 }
 
 // TestUnreadableWorkspaceRoot (§10.6.2): a workspace root that cannot be
@@ -384,7 +377,7 @@ func TestUnreadableWorkspaceRoot(t *testing.T) {
 	if !strings.Contains(string(r.raw), `"entries":[]`) {
 		t.Errorf("entries is not []: %s", r.raw)
 	}
-	if stderr := awaitStderr(p, "scout backend:"); !strings.Contains(stderr, "scout backend:") || strings.Contains(stderr, dir) {
+	if stderr := p.AwaitStderr("scout backend:"); !strings.Contains(stderr, "scout backend:") || strings.Contains(stderr, dir) {
 		t.Errorf("stderr: %q", stderr)
 	}
 }
@@ -624,7 +617,7 @@ func TestTrustedFileThatNoLongerValidates(t *testing.T) {
 	if r.has("private/notes.txt") || r.has("keys/local-token.json") || !r.has("keys/other.txt") {
 		t.Errorf("snapshot: %q", r.paths())
 	}
-	if stderr := awaitStderr(p2, "not applied"); !strings.Contains(stderr, "not applied") {
+	if stderr := p2.AwaitStderr("not applied"); !strings.Contains(stderr, "not applied") {
 		t.Errorf("stderr: %q", stderr)
 	}
 }
@@ -786,7 +779,7 @@ func TestTrustProviderIDCollision(t *testing.T) {
 	if m := p.Call(wire.MethodWorkspaceTrust, map[string]any{}); m.Code() != wire.CodeTrustFailed {
 		t.Fatalf("trust: %s", m.Raw)
 	}
-	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(awaitStderr(p, want), want) {
+	if want := ".scout/config.toml: providers[2].id: "; !strings.Contains(p.AwaitStderr(want), want) {
 		t.Errorf("stderr %q does not name %q", p.Stderr(), want)
 	}
 	if r := scanFiles(t, p, dir); r.has("keys/local-token.json") || !r.has("keys/other.txt") {
@@ -800,6 +793,18 @@ func TestTrustCancelsRunningScan(t *testing.T) {
 	p := startIn(t, dir, scouttest.Options{Debug: true, Env: []string{"SCOUT_DEBUG_SCAN_STALL_MS=1000"}})
 	p.Request("s1", wire.MethodProjectFiles, map[string]any{})
 	p.Next(scouttest.DefaultTimeout) // rpc.command.started
+	trustCancels(t, p, "s1")
+	r := retryUntilFree(t, p)
+	if r.Generation != 2 || r.has("keys/local-token.json") {
+		t.Fatalf("after trust: generation %d %q", r.Generation, r.paths())
+	}
+}
+
+// trustCancels runs workspace.trust while request id is in flight and
+// checks that, before the trust result, the notification came and then
+// id's operation_cancelled.
+func trustCancels(t *testing.T, p *scouttest.Proc, id string) {
+	t.Helper()
 	p.Request("t1", wire.MethodWorkspaceTrust, map[string]any{})
 	m, msgs := p.Await("t1")
 	if m.Error != nil {
@@ -810,16 +815,12 @@ func TestTrustCancelsRunningScan(t *testing.T) {
 		switch {
 		case x.Method == wire.NotifyProjectInvalidated:
 			order = append(order, "invalidated")
-		case x.IsResponse() && *x.ID == "s1":
+		case x.IsResponse() && *x.ID == id:
 			order = append(order, string(x.Code()))
 		}
 	}
 	if !slices.Equal(order, []string{"invalidated", string(wire.CodeOperationCancelled)}) {
 		t.Fatalf("before the trust result: %v", order)
-	}
-	r := retryUntilFree(t, p)
-	if r.Generation != 2 || r.has("keys/local-token.json") {
-		t.Fatalf("after trust: generation %d %q", r.Generation, r.paths())
 	}
 }
 
@@ -854,7 +855,7 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 	if len(r.Entries) != 0 {
 		t.Fatalf("broken config.toml: %q", r.paths())
 	}
-	if stderr := awaitStderr(p, "config.toml: files.respect: unknown key"); !strings.Contains(stderr, "config.toml: files.respect: unknown key") || strings.Contains(stderr, home) {
+	if stderr := p.AwaitStderr("config.toml: files.respect: unknown key"); !strings.Contains(stderr, "config.toml: files.respect: unknown key") || strings.Contains(stderr, home) {
 		t.Fatalf("stderr: %q", p.Stderr())
 	}
 }
@@ -877,23 +878,9 @@ func TestBrokenUserConfigNamesTheKey(t *testing.T) {
 			if r := scanFiles(t, p, dir); len(r.Entries) != 0 {
 				t.Errorf("broken config.toml: %q", r.paths())
 			}
-			if want := "config.toml: providers[1].enabled_models: "; !strings.Contains(awaitStderr(p, want), want) {
+			if want := "config.toml: providers[1].enabled_models: "; !strings.Contains(p.AwaitStderr(want), want) {
 				t.Errorf("stderr: %q", p.Stderr())
 			}
 		})
-	}
-}
-
-// awaitStderr returns the backend's stderr once it holds want, or what it
-// holds after the harness's timeout: stderr is read on its own pipe, so a
-// line written before a response may reach the test after it.
-func awaitStderr(p *scouttest.Proc, want string) string {
-	deadline := time.Now().Add(scouttest.DefaultTimeout)
-	for {
-		stderr := p.Stderr()
-		if strings.Contains(stderr, want) || time.Now().After(deadline) {
-			return stderr
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -31,6 +31,8 @@ type filesFeature struct {
 
 	// list is project.list's and project.read's state (list_methods.go).
 	list listState
+	// index is project.index's state (index_methods.go).
+	index *indexState
 
 	mu       sync.Mutex
 	scanning bool                   // the one physical scan slot (PROTOCOL §5)
@@ -44,7 +46,7 @@ type filesFeature struct {
 const debugStallEnv = "SCOUT_DEBUG_SCAN_STALL_MS"
 
 func newFilesFeature(ws *workspaceState, getenv func(string) string) *filesFeature {
-	f := &filesFeature{ws: ws, gens: map[*server.Call]int64{}, list: newListState(getenv)}
+	f := &filesFeature{ws: ws, gens: map[*server.Call]int64{}, list: newListState(getenv), index: newIndexState(getenv)}
 	if getenv(server.DebugEnv) == "1" {
 		if ms, err := strconv.Atoi(getenv(debugStallEnv)); err == nil && ms > 0 {
 			f.stall.Store(int64(ms) * int64(time.Millisecond))
@@ -65,6 +67,7 @@ func (f *filesFeature) register(srv *server.Server) {
 		Name: wire.MethodWorkspaceTrust, Kind: server.KindSelection, LongRunning: true,
 		Handle: f.workspaceTrust,
 	})
+	f.registerIndex(srv)
 	f.registerList(srv)
 }
 
@@ -73,14 +76,20 @@ func (f *filesFeature) register(srv *server.Server) {
 // exits (possibly long after its request was answered), or the handler if
 // no scan was started.
 func (f *filesFeature) admitScan(c *server.Call) (func(), error) {
+	return nil, f.takeScan(c)
+}
+
+// takeScan takes the scan slot for c and records the generation c is
+// admitted under, or answers busy.
+func (f *filesFeature) takeScan(c *server.Call) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.scanning {
-		return nil, wire.NewError(wire.CodeBusy)
+		return wire.NewError(wire.CodeBusy)
 	}
 	f.scanning = true
 	f.gens[c] = f.ws.mgr.Generation()
-	return nil, nil
+	return nil
 }
 
 // admitTracked records the generation c is admitted under. A request
@@ -223,14 +232,16 @@ func (f *filesFeature) workspaceTrust(ctx context.Context, c *server.Call) (any,
 	return res, nil
 }
 
-// begin advances the generation, revokes every project.list id and
-// announces it in one step under the output lock, then cancels the
-// requests of older generations.
+// begin advances the generation, revokes every project.list id, abandons
+// the project.index walk and announces it in one step under the output
+// lock, then cancels the requests of older generations (a project.index
+// step among them).
 func (f *filesFeature) begin() int64 {
 	params := &wire.InvalidatedParams{}
 	f.srv.Notify(wire.NotifyProjectInvalidated, params, func() {
 		params.Generation = f.ws.mgr.Begin()
 		f.list.refs.RevokeBefore(params.Generation)
+		f.index.abandonCurrent() // its cursors were issued before the notification
 	})
 	f.mu.Lock()
 	var stale []*server.Call

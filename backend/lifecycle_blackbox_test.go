@@ -11,12 +11,15 @@ import (
 
 // Literal members of PROTOCOL.md §3, compared byte for byte with what the
 // real backend writes (so that a change of the Go defaults shows up here).
+// The capabilities are the contract's, in its order, with scout's own
+// model.catalog.models after model.enable (docs/protocol.md §10.3).
 const (
-	contractCapabilities = `["project.files","project.list","project.read","workspace.trust","session.list","session.discover","session.open","session.new","model.catalog","model.catalog.status","model.refresh","model.select","operation.cancel"]`
+	contractCapabilities = `["project.files","project.index","project.list","project.read","workspace.trust","session.list","session.discover","session.open","session.new","model.catalog","model.catalog.status","model.refresh","model.select","model.enable","model.catalog.models","operation.cancel"]`
 	contractLimits       = `{"frame_bytes":65536,"requests_per_child":4096,"outstanding":8,"discovery_sessions":256,"catalog_page_entries":100,"catalog_page_bytes":32768}`
 	extDiscover          = `"session.discover":{"consistency":"provisional_until_complete","ordering":"directory","step_directory_entries":256,"step_lines":10000,"step_bytes":8388608,"record_bytes":8388608,"step_ms":2000,"page_entries":100,"page_bytes":32768}`
 	extRefresh           = `"model.refresh":{"providers_per_request":1,"cache_bytes":1048576,"models":2048,"preferences":"unchanged"}`
 	extFiles             = `"project.files":{"max_entries":10000,"max_depth":12,"max_examined":50000,"deadline_ms":2500,"report_bytes":1048576}`
+	extIndex             = `"project.index":{"page_entries":10000,"page_bytes":1048576,"step_examined":50000,"step_ms":250,"max_depth":64,"path_bytes":4096}`
 	extList              = `"project.list":{"page_entries_max":1000,"page_entries_default":200,"page_bytes":1048576,"ref_ttl_ms":900000,"refs_max":20000}`
 )
 
@@ -50,6 +53,8 @@ func TestInitializeResultIsTheContracts(t *testing.T) {
 		{[]string{wire.MethodProjectList, wire.MethodSessionDiscover}, `{` + extDiscover + `,` + extList + `}`},
 		{[]string{wire.MethodCancel, wire.MethodModelRefresh, wire.MethodProjectFiles, wire.MethodSessionDiscover, wire.MethodProjectList},
 			`{` + extDiscover + `,` + extRefresh + `,` + extFiles + `,` + extList + `}`},
+		{[]string{wire.MethodProjectList, wire.MethodProjectIndex, wire.MethodProjectFiles},
+			`{` + extFiles + `,` + extIndex + `,` + extList + `}`},
 	}
 	for _, c := range cases {
 		p := startLifecycle(t)

@@ -8,8 +8,9 @@ import (
 	"github.com/scoutdev/scout/internal/testhome"
 )
 
-// TestMain fails the package's tests if any goroutine outlives them.
+// TestMain fails the package's tests if any goroutine outlives them, and
+// removes the fixtures its tests share (testhome.AtExit).
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(testhome.Wrap(m))
 }

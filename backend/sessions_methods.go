@@ -10,14 +10,21 @@ import (
 )
 
 // newSessions builds the session feature on the backend home the workspace
-// state resolved (config.HomeDir: one rule for every feature). A home that
+// state resolved (config.HomeDir: one rule for every feature), the other
+// agents' stores where their variables (else their defaults below the
+// user's home) put them, narrowed by [sessions] sources. A home that
 // cannot be determined leaves the feature registered; its requests then
 // answer discovery_unavailable (or session_invalid for an exact open).
-func newSessions(opts Options, home string) *sessions.Service {
-	if home == "" {
+func newSessions(opts Options, ws *workspaceState) *sessions.Service {
+	if ws.home == "" {
 		fmt.Fprintln(opts.Stderr, "scout backend: the backend home cannot be determined; sessions are unavailable")
 	}
-	return sessions.New(sessions.Config{Home: home, Workspace: opts.Workspace})
+	return sessions.New(sessions.Config{
+		Home: ws.home, Workspace: opts.Workspace,
+		Stores:  sessions.StoresFromEnv(opts.Getenv, ws.userHome),
+		Sources: ws.user.Sessions.Sources,
+		Log:     opts.Stderr,
+	})
 }
 
 // registerSessions adds session.list, session.discover, session.open and
@@ -43,7 +50,8 @@ func registerSessions(srv *server.Server, svc *sessions.Service) {
 		Name: wire.MethodSessionOpen, Kind: server.KindSelection,
 		NewParams: func() any { return new(wire.SessionOpenParams) },
 		Handle: func(ctx context.Context, c *server.Call) (any, error) {
-			res, commit, err := svc.Open(ctx, *c.Params.(*wire.SessionOpenParams).ID)
+			p := c.Params.(*wire.SessionOpenParams)
+			res, commit, err := svc.Open(ctx, *p.ID, p.AgentName())
 			return committed(c, res, commit, err)
 		},
 	})

@@ -25,7 +25,8 @@ type workspaceState struct {
 	root      *fsguard.Root // nil when the workspace cannot be opened
 	home      string        // the backend home ("" when unknown)
 	userHome  string
-	user      *config.User // nil when config.toml is broken
+	user      *config.User // empty when config.toml is broken
+	broken    bool         // config.toml is broken (reported)
 	mgr       *policy.Manager
 
 	mu        sync.Mutex
@@ -44,7 +45,7 @@ func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *works
 	closed := false
 	root, err := fsguard.OpenRoot(dir)
 	if err != nil {
-		ws.logf("cannot open the workspace (%v); nothing will be listed", err)
+		ws.logf("cannot open the workspace (%v)"+wire.UnservedNote, err)
 		closed = true
 	}
 	ws.root = root
@@ -53,7 +54,7 @@ func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *works
 	}
 	ws.user = ws.readUser()
 	if ws.user == nil {
-		closed = true
+		closed, ws.broken = true, true
 		ws.user = &config.User{}
 	}
 	rules := ws.rules(nil)
@@ -66,7 +67,7 @@ func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *works
 }
 
 func (ws *workspaceState) logf(format string, args ...any) {
-	fmt.Fprintf(ws.log, "scout backend: "+format+"\n", args...)
+	fmt.Fprintf(ws.log, wire.DiagnosticPrefix+format+"\n", args...)
 }
 
 func (ws *workspaceState) dirs() config.Dirs {
@@ -83,13 +84,13 @@ func (ws *workspaceState) readUser() *config.User {
 		return &config.User{EnrichmentURL: config.DefaultEnrichmentURL}
 	}
 	if err != nil {
-		ws.logf("cannot open the backend home (%v); serving an empty workspace", err)
+		ws.logf("cannot open the backend home (%v)"+wire.UnservedNote, err)
 		return nil
 	}
 	defer home.Close()
 	u, err := config.ReadUser(home, ws.dirs())
 	if err != nil {
-		ws.logf("%v; serving an empty workspace until it is fixed", err)
+		ws.logf("%v"+wire.UnservedNote, err)
 		return nil
 	}
 	return u

@@ -39,3 +39,22 @@ func (c *Client) ModelSelect(ctx context.Context, provider, model string, effort
 	err := c.Call(ctx, wire.MethodModelSelect, params, &res)
 	return res, err
 }
+
+// ModelEnable calls model.enable: records provider's model as enabled or
+// disabled in the backend home. The running child keeps its configuration;
+// restart it to apply the change.
+func (c *Client) ModelEnable(ctx context.Context, provider, model string, enabled bool) (wire.EnableResult, error) {
+	var res wire.EnableResult
+	params := wire.EnableParams{Provider: &provider, Model: &model, Enabled: &enabled}
+	err := c.Call(ctx, wire.MethodModelEnable, params, &res)
+	return res, err
+}
+
+// ModelCatalogModels calls model.catalog.models: one page of every model
+// of the valid caches with its enabled state (cursor nil: a fresh
+// revision, with the providers' key needs on the first page).
+func (c *Client) ModelCatalogModels(ctx context.Context, cursor *string) (wire.ModelsResult, error) {
+	var res wire.ModelsResult
+	err := c.Call(ctx, wire.MethodModelCatalogModels, wire.CursorParams{Cursor: cursor}, &res)
+	return res, err
+}

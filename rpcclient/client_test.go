@@ -14,10 +14,11 @@ import (
 
 func start(t *testing.T, caps ...string) *rpcclient.Client {
 	t.Helper()
+	exe := scouttest.Binary(t) // built first: the build is not the start's to wait for
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
 	c, err := rpcclient.Start(ctx, rpcclient.Options{
-		Exe:          scouttest.Binary(t),
+		Exe:          exe,
 		Dir:          t.TempDir(),
 		Env:          append(scouttest.Environ(), "SCOUT_DEBUG_METHODS=1", "SCOUT_HOME="+t.TempDir()),
 		Capabilities: caps,
@@ -243,10 +244,11 @@ func TestProtocolErrorsAreTyped(t *testing.T) {
 
 func TestOptionalCapabilitiesKeepOnlyOffered(t *testing.T) {
 	t.Parallel()
+	exe := scouttest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
 	c, err := rpcclient.Start(ctx, rpcclient.Options{
-		Exe:          scouttest.Binary(t),
+		Exe:          exe,
 		Dir:          t.TempDir(),
 		Env:          append(scouttest.Environ(), "SCOUT_HOME="+t.TempDir()),
 		Capabilities: []string{wire.MethodCancel},
@@ -266,10 +268,11 @@ func TestOptionalCapabilitiesKeepOnlyOffered(t *testing.T) {
 
 func TestMissingRequiredCapabilityFailsStart(t *testing.T) {
 	t.Parallel()
+	exe := scouttest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
 	_, err := rpcclient.Start(ctx, rpcclient.Options{
-		Exe:          scouttest.Binary(t),
+		Exe:          exe,
 		Dir:          t.TempDir(),
 		Env:          append(scouttest.Environ(), "SCOUT_HOME="+t.TempDir()),
 		Capabilities: []string{"no.such.capability"},

@@ -90,8 +90,10 @@ func describeStartError(err error) string {
 func (cn *conn) read(stdout io.Reader) {
 	r := bufio.NewReaderSize(stdout, 64<<10)
 	var fault error
+	var buf []byte // one line's room, reused: dispatch keeps nothing of it
 	for fault == nil {
-		line, err := readLine(r)
+		line, err := readLine(r, buf[:0])
+		buf = line
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				fault = err
@@ -107,8 +109,9 @@ func (cn *conn) read(stdout io.Reader) {
 	cn.finish(fault, waitErr)
 }
 
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
+// readLine reads one line into line's room (a page of project.index is a
+// megabyte: growing a fresh slice for each cost as much as decoding it).
+func readLine(r *bufio.Reader, line []byte) ([]byte, error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		line = append(line, chunk...)

@@ -36,3 +36,12 @@ func (c *Client) ProjectRead(ctx context.Context, ref string, maxBytes int) (wir
 	err := c.Call(ctx, wire.MethodProjectRead, params, &res)
 	return res, err
 }
+
+// ProjectIndex calls project.index: one page of the walk of the whole
+// tree. A nil cursor starts a fresh walk (abandoning any earlier one of
+// this child); otherwise cursor is the previous page's, used exactly once.
+func (c *Client) ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error) {
+	var res wire.ProjectIndexResult
+	err := c.Call(ctx, wire.MethodProjectIndex, wire.CursorParams{Cursor: cursor}, &res)
+	return res, err
+}

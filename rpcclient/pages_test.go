@@ -20,16 +20,17 @@ import (
 // and catalog capabilities.
 func startHome(t *testing.T, dir, home string) *rpcclient.Client {
 	t.Helper()
+	exe := scouttest.Binary(t) // built first: the build is not the start's to wait for
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
 	c, err := rpcclient.Start(ctx, rpcclient.Options{
-		Exe: scouttest.Binary(t),
+		Exe: exe,
 		Dir: dir,
 		Env: append(scouttest.Environ(), "SCOUT_HOME="+home),
 		Capabilities: []string{
 			wire.MethodSessionDiscover, wire.MethodSessionOpen,
 			wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect,
-			wire.MethodCancel,
+			wire.MethodModelEnable, wire.MethodModelCatalogModels, wire.MethodCancel,
 		},
 	})
 	if err != nil {
@@ -68,12 +69,12 @@ func TestSessionWrappers(t *testing.T) {
 	if len(rows) != 1 || rows[0].ID != "here" || rows[0].Title != "fix the parser" {
 		t.Fatalf("rows %+v", rows)
 	}
-	res, err := c.SessionOpen(ctx, "here")
-	if err != nil || res.Attachment.SessionID != "here" || !res.Attachment.Saved {
+	res, err := c.SessionOpen(ctx, "here", "")
+	if err != nil || res.Attachment.SessionID != "here" || res.Attachment.Agent != wire.AgentScout || !res.Attachment.Saved {
 		t.Fatalf("open: %+v, %v", res, err)
 	}
 	var we *wire.Error
-	if _, err := c.SessionOpen(ctx, "elsewhere"); !errors.As(err, &we) || we.Code != wire.CodeCwdMismatch {
+	if _, err := c.SessionOpen(ctx, "elsewhere", ""); !errors.As(err, &we) || we.Code != wire.CodeCwdMismatch {
 		t.Fatalf("open of another directory's session: %v, want cwd_mismatch", err)
 	}
 }
@@ -94,7 +95,8 @@ func TestCatalogWrappers(t *testing.T) {
 	c := startHome(t, t.TempDir(), home)
 	ctx := context.Background()
 	st, err := c.ModelCatalogStatus(ctx, nil)
-	if err != nil || st.Providers == nil || len(*st.Providers) != 1 || (*st.Providers)[0].CatalogStatus != wire.CatalogMissingCache {
+	// local, then the keyless built-ins ollama and lmstudio.
+	if err != nil || st.Providers == nil || len(*st.Providers) != 3 || (*st.Providers)[0].CatalogStatus != wire.CatalogMissingCache {
 		t.Fatalf("status: %+v, %v", st, err)
 	}
 	ref, err := c.ModelRefresh(ctx, "local")
@@ -112,6 +114,17 @@ func TestCatalogWrappers(t *testing.T) {
 	sel, err := c.ModelSelect(ctx, "local", "alpha", nil, cat.Revision)
 	if err != nil || sel.Selection.Model != "alpha" {
 		t.Fatalf("select: %+v, %v", sel, err)
+	}
+	ms, err := c.ModelCatalogModels(ctx, nil)
+	if err != nil || ms.Providers == nil || len(ms.Models) != 2 || !ms.Models[0].Enabled || ms.Models[1].Enabled || ms.Cursor != nil {
+		t.Fatalf("models: %+v, %v", ms, err)
+	}
+	en, err := c.ModelEnable(ctx, "local", "beta", true)
+	if err != nil || !en.Enabled || en.Model != "beta" || en.ConfigurationReload != wire.ConfigurationReloadRestart {
+		t.Fatalf("enable: %+v, %v", en, err)
+	}
+	if _, err := c.ModelEnable(ctx, "local", "gamma", true); !errors.As(err, &we) || we.Code != wire.CodeInvalidParams {
+		t.Fatalf("enable of a model not in the catalog: %v, want invalid_params", err)
 	}
 }
 

@@ -15,11 +15,15 @@ func (c *Client) SessionDiscover(ctx context.Context, cursor *string) (wire.Disc
 	return res, err
 }
 
-// SessionOpen calls session.open: the exact open of the session id, which
-// becomes the backend's attachment. On any error the previous attachment is
-// kept.
-func (c *Client) SessionOpen(ctx context.Context, id string) (wire.SessionOpenResult, error) {
+// SessionOpen calls session.open: the exact open of session id of agent
+// (wire.Agent*; "" is scout's own), which becomes the backend's
+// attachment. On any error the previous attachment is kept.
+func (c *Client) SessionOpen(ctx context.Context, id, agent string) (wire.SessionOpenResult, error) {
 	var res wire.SessionOpenResult
-	err := c.Call(ctx, wire.MethodSessionOpen, wire.SessionOpenParams{ID: &id}, &res)
+	p := wire.SessionOpenParams{ID: &id}
+	if agent != "" {
+		p.Agent = &agent
+	}
+	err := c.Call(ctx, wire.MethodSessionOpen, p, &res)
 	return res, err
 }

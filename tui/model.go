@@ -12,7 +12,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -33,6 +32,9 @@ const (
 	StateReady      State = "ready"
 	StateDown       State = "down"
 	StateRestarting State = "restarting"
+	// StateUnserved is a running child that serves nothing of the
+	// workspace (a broken config.toml): R restarts it once that is fixed.
+	StateUnserved State = "not serving"
 )
 
 // Outcome is how the picker ended.
@@ -83,6 +85,9 @@ type Model struct {
 	diags   *bridge.Diagnostics
 	note    string // the child's last diagnostic
 	outcome Outcome
+	// quitting is set with the Quit that ends the picker: the last frame
+	// is empty, so an inline picker leaves nothing behind.
+	quitting bool
 }
 
 // New returns the root model.
@@ -142,8 +147,21 @@ func (m *Model) restyle() {
 }
 
 // Update handles one message. The pages get the messages as they came:
-// each page's base observes them itself.
+// each page's base observes them itself. When the message changes the
+// rows the status line takes (an error wrapped onto more of them), the
+// pages are told their new size.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	h := m.pageHeight()
+	next, cmd := m.update(msg)
+	nm, ok := next.(Model)
+	if _, resize := msg.(tea.WindowSizeMsg); !ok || resize || nm.Width() == 0 || nm.pageHeight() == h {
+		return next, cmd
+	}
+	nm, size := nm.broadcast(tea.WindowSizeMsg{Width: nm.Width(), Height: nm.pageHeight()})
+	return nm, tea.Batch(cmd, size)
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch ev := m.Observe(msg).(type) {
 	case tea.KeyPressMsg:
 		return m.handleKey(ev)
@@ -164,10 +182,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case bridge.RestartedMsg:
 		return m.handleRestarted(ev)
 	case bridge.DiagnosticMsg:
-		m.note = ev.Text
-		return m, bridge.ListenDiagnostics(m.diags)
+		return m.handleDiagnostic(ev)
 	case AcceptMsg:
-		m.outcome = Outcome{Items: ev.Items}
+		m.outcome, m.quitting = Outcome{Items: ev.Items}, true
 		return m, tea.Quit
 	case ErrMsg:
 		return m.handleErr(ev)
@@ -205,7 +222,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.showHelp = false
 			return m, nil
 		}
-		m.outcome = Outcome{Cancelled: true}
+		m.outcome, m.quitting = Outcome{Cancelled: true}, true
 		return m, tea.Quit
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp, m.helpOff = !m.showHelp, 0
@@ -298,7 +315,7 @@ func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {
 // status line, plus a line of short help and the banner on terminals tall
 // enough for them.
 func (m Model) chrome() int {
-	n := 2
+	n := 1 + len(m.statusLines())
 	if m.showsShortHelp() {
 		n++
 	}
@@ -325,6 +342,11 @@ func (m Model) pageHeight() int { return max(m.Height()-m.chrome(), 1) }
 // View draws the tab bar, the active page (or help), the status line and,
 // when there is room, a line of short help.
 func (m Model) View() tea.View {
+	if m.quitting {
+		v := tea.NewView("")
+		v.AltScreen = true
+		return v
+	}
 	var b strings.Builder
 	b.WriteString(m.tabBar())
 	b.WriteByte('\n')
@@ -340,7 +362,7 @@ func (m Model) View() tea.View {
 	}
 	b.WriteString(fit(body, m.Width(), m.pageHeight()))
 	b.WriteByte('\n')
-	b.WriteString(m.statusLine())
+	b.WriteString(strings.Join(m.statusLines(), "\n"))
 	if m.showsShortHelp() {
 		b.WriteByte('\n')
 		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.Width(), "…"))
@@ -368,34 +390,6 @@ func (m Model) tabBar() string {
 		parts[i] = st.Render(p.Title())
 	}
 	return ansi.Truncate(strings.Join(parts, m.styles.TabGap.Render("│")), m.Width(), "…")
-}
-
-func (m Model) statusLine() string {
-	// The error comes first after the state: on a narrow terminal it is
-	// what must not be cut off.
-	parts := []string{m.styles.State[m.state].Render("● " + string(m.state))}
-	if m.lastErr != "" {
-		parts = append(parts, m.styles.Error.Render(m.lastErr))
-		if m.state == StateDown && ansi.StringWidth("● down · "+m.lastErr) > m.Width() {
-			// Too narrow for why: what to do is what must show.
-			parts[1] = m.styles.Error.Render("press R to restart it")
-		}
-	}
-	if m.note != "" {
-		parts = append(parts, m.styles.Error.Render(m.note))
-	}
-	if m.state != StateDown {
-		parts = append(parts, m.styles.Dim.Render(fmt.Sprintf("gen %d", m.Gen())))
-	}
-	if m.trust == wire.TrustUntrusted && m.state != StateDown {
-		// The project's .scout/config.toml exists but is not applied: say
-		// how to adopt it (scout never trusts on its own).
-		parts = append(parts, m.styles.Dim.Render("project config not trusted (scout trust, then restart)"))
-	}
-	if s := m.pages[m.active].Status(); s != "" {
-		parts = append(parts, s)
-	}
-	return ansi.Truncate(strings.Join(parts, m.styles.Dim.Render(" · ")), m.Width(), "…")
 }
 
 // fit cuts or pads s to exactly h lines of at most w cells, so a page can

@@ -2,29 +2,25 @@ package tui_test
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
+	"github.com/scoutdev/scout/tui/internal/pagetest"
 )
 
-type probe struct{}
-
+// rootHarness drives the root model with placeholder pages (pagetest).
 type rootHarness struct {
+	*pagetest.Harness
 	t    *testing.T
 	tm   *teatest.TestModel
 	fake *bridgetest.Fake
-	mu   sync.Mutex
-	view string
-	tab  string
 }
 
 func startRoot(t *testing.T) *rootHarness {
@@ -35,45 +31,17 @@ func startRoot(t *testing.T) *rootHarness {
 func startRootWith(t *testing.T, opts bridgetest.Options) *rootHarness {
 	t.Helper()
 	fake := bridgetest.New(opts)
-	h := &rootHarness{t: t, fake: fake}
-	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{
+	h := pagetest.Start(t, fake, pagetest.Options{Pages: []tui.Page{
 		tui.NewPlaceholder("Files", "files page"),
 		tui.NewPlaceholder("Sessions", "sessions page"),
 		tui.NewPlaceholder("Providers", "providers page"),
-	}})
-	h.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor), tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
-			if r, ok := m.(tui.Model); ok {
-				h.mu.Lock()
-				h.view, h.tab = ansi.Strip(r.View().Content), r.Active().Title()
-				h.mu.Unlock()
-			}
-			return msg
-		})))
-	t.Cleanup(func() {
-		_ = h.tm.Quit()
-		h.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
-		fake.Close()
-	})
-	return h
+	}, Width: 100, Height: 20})
+	return &rootHarness{Harness: h, t: t, tm: h.TM, fake: fake}
 }
 
 func (h *rootHarness) wait(what string, cond func(view, tab string) bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		h.tm.Send(probe{})
-		time.Sleep(5 * time.Millisecond)
-		h.mu.Lock()
-		view, tab := h.view, h.tab
-		h.mu.Unlock()
-		if cond(view, tab) {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s; tab %q, view:\n%s", what, tab, view)
-		}
-	}
+	h.Wait(what, func(f pagetest.Frame) bool { return cond(f.Plain(), f.Tab) })
 }
 
 func (h *rootHarness) waitText(s string) {
@@ -134,10 +102,12 @@ func TestCrashIsShownAndOldChildrenIgnored(t *testing.T) {
 	}
 	h.tm.Type("R")
 	h.waitText("● ready")
-	// An exit event of the replaced child is stale.
+	// An exit event of the replaced child is stale: the root decides so
+	// when it handles it, so the frame after it still says ready.
 	h.tm.Send(eventOfOldChild())
-	time.Sleep(50 * time.Millisecond)
-	h.waitText("● ready")
+	if v := h.Now().Plain(); !strings.Contains(v, "● ready") {
+		t.Fatalf("an event of the replaced child changed the status:\n%s", v)
+	}
 }
 
 func TestRestartMsgRestartsARunningChild(t *testing.T) {
@@ -189,10 +159,8 @@ func TestUntrustedProjectConfigIsShown(t *testing.T) {
 	h := startRootWith(t, bridgetest.Options{Files: []string{"a.go"}, Trust: wire.TrustUntrusted})
 	h.wait("the untrusted notice", func(view, _ string) bool { return strings.Contains(view, "scout trust, then restart") })
 	plain := startRoot(t)
-	plain.wait("the status line", func(view, _ string) bool { return strings.Contains(view, "gen 1") })
-	plain.mu.Lock()
-	defer plain.mu.Unlock()
-	if strings.Contains(plain.view, "scout trust") {
+	f := plain.WaitText("gen 1")
+	if strings.Contains(f.Plain(), "scout trust") {
 		t.Fatal("the trust notice is shown without a project configuration")
 	}
 }

@@ -73,6 +73,11 @@ func TestNoColorRemovesEveryColour(t *testing.T) {
 			},
 			Choices:   []wire.Choice{{Provider: "local", Model: "alpha", Name: "Alpha", Selectable: true}, {Provider: "openai", Model: "gpt-5", Selectable: false}},
 			Selection: &wire.Selection{Provider: "local", Model: "alpha"},
+			Models: []wire.ModelRow{
+				{Provider: "local", Model: "alpha", Name: "Alpha", Efforts: []string{"low"}, Enabled: true, Listed: true},
+				{Provider: "local", Model: "beta", Name: "beta", Efforts: []string{}, Listed: true},
+			},
+			Keys: []wire.ProviderKey{{Provider: "local"}, {Provider: "openai", KeyRequired: true}},
 		},
 	})
 	h := pagetest.Start(t, fake, pagetest.Options{
@@ -109,9 +114,9 @@ func TestNoColorRemovesEveryColour(t *testing.T) {
 		h.TM.Send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 		check("the Sessions placeholder", "filter by title")
 		h.Press('3', tea.ModAlt)
-		check("the Providers table", "Providers · 2", "key ready", "no key", "selected: local/alpha")
+		check("the Providers table", "Providers · 2", "no key needed", "no key ", "1 of 2", "selected: local/alpha")
 		h.Press(tea.KeyTab)
-		check("the Providers models", "local/alpha", "no key: not selectable")
+		check("the Providers models", "● [x] alpha", "effort ‹default›", "[ ] beta")
 		h.Press(tea.KeyTab)
 	}
 	fake.Crash()

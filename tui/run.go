@@ -10,11 +10,22 @@ import (
 
 // Run runs the picker with its input and output on the terminal (in, out:
 // normally /dev/tty, so stdout is left for the result) until it ends, and
-// returns how it ended. Bubble Tea restores the terminal on every way out,
-// a panic in Update, View or a Cmd included (Run then returns an error).
-func Run(ctx context.Context, m Model, in io.Reader, out io.Writer, opts ...tea.ProgramOption) (Outcome, error) {
+// returns how it ended. With a zero height the picker takes the whole
+// screen (the alternate screen); otherwise it is drawn inline, in that
+// many rows under the cursor, and what was on the screen above stays
+// (Height). Bubble Tea restores the terminal on every way out, a panic in
+// Update, View or a Cmd included (Run then returns an error).
+//
+// While nothing changes the program uses no CPU: Bubble Tea's frame
+// clock is stopped once the last frame is drawn and started by the next
+// one (frameClock).
+func Run(ctx context.Context, m Model, h Height, in io.Reader, out io.Writer, opts ...tea.ProgramOption) (Outcome, error) {
+	clock := &frameClock{}
 	opts = append([]tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx)}, opts...)
-	final, err := tea.NewProgram(m, opts...).Run()
+	p := tea.NewProgram(program{m: m, height: h, clock: clock}, opts...)
+	clock.program = p
+	defer clock.close()
+	final, err := p.Run()
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):
 		return Outcome{Cancelled: true}, nil
@@ -23,9 +34,45 @@ func Run(ctx context.Context, m Model, in io.Reader, out io.Writer, opts ...tea.
 	case err != nil:
 		return Outcome{}, err
 	}
-	fm, ok := final.(Model)
+	fm, ok := final.(program)
 	if !ok {
 		return Outcome{}, errors.New("internal error: the picker ended without its model")
 	}
-	return fm.Outcome(), nil
+	return fm.m.Outcome(), nil
+}
+
+// program is the root model as Run runs it: inline in its rows when a
+// height is given, and waking the frame clock on every frame.
+type program struct {
+	m      Model
+	height Height
+	clock  *frameClock
+}
+
+// Init implements tea.Model.
+func (p program) Init() tea.Cmd { return p.m.Init() }
+
+// Update implements tea.Model: an inline picker's pages are sized to its
+// rows, not the terminal's.
+func (p program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok && !p.height.Full() {
+		ws.Height = p.height.Rows(ws.Height)
+		msg = ws
+	}
+	next, cmd := p.m.Update(msg)
+	if nm, ok := next.(Model); ok {
+		p.m = nm
+	}
+	return p, cmd
+}
+
+// View implements tea.Model.
+func (p program) View() tea.View {
+	p.clock.wake()
+	v := p.m.View()
+	if !p.height.Full() {
+		v.AltScreen = false
+		v.WindowTitle = "" // an inline picker leaves the terminal's title alone
+	}
+	return v
 }

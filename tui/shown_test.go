@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
+	"github.com/scoutdev/scout/tui/internal/pagetest"
 )
 
 // recorder is a page that counts the ShownMsgs it gets and, while busy,
@@ -48,27 +46,11 @@ func (r recorder) CapturesKey(msg tea.KeyPressMsg) bool { return r.busy && msg.S
 func TestShownGoesToTheActivePageAndCapturedEscToo(t *testing.T) {
 	fake := bridgetest.New(bridgetest.Options{})
 	a, b := newRecorder("A"), newRecorder("B")
-	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{a, b}, Active: 1})
-	var view atomic.Value
-	view.Store("")
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(60, 10),
-		teatest.WithProgramOptions(tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
-			if r, ok := m.(tui.Model); ok {
-				view.Store(ansi.Strip(r.View().Content))
-			}
-			return msg
-		})))
-	t.Cleanup(fake.Close)
+	h := pagetest.Start(t, fake, pagetest.Options{Pages: []tui.Page{a, b}, Active: 1, Width: 60, Height: 10})
+	tm := h.TM
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s; view:\n%s", what, view.Load())
-			}
-			tm.Send(probe{})
-			time.Sleep(5 * time.Millisecond)
-		}
+		h.Wait(what, func(pagetest.Frame) bool { return cond() })
 	}
 	waitFor("B shown at start", func() bool { return b.shown.Load() == 1 && a.shown.Load() == 0 })
 	tm.Send(tea.KeyPressMsg{Code: '1', Mod: tea.ModAlt})
@@ -79,7 +61,7 @@ func TestShownGoesToTheActivePageAndCapturedEscToo(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape}) // B is busy: B takes it
 	waitFor("B's Esc", func() bool { return b.escs.Load() == 1 })
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape}) // B is no longer busy: quit
-	out := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(tui.Model).Outcome()
+	out := h.Outcome()
 	if !out.Cancelled || b.escs.Load() != 1 {
 		t.Fatalf("outcome %+v after %d captured Escs, want the second Esc to quit", out, b.escs.Load())
 	}

@@ -41,6 +41,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 	s.State = map[State]lipgloss.Style{
 		StateReady:      colored(c.OK, noColor),
 		StateDown:       colored(c.Error, noColor).Bold(true).Reverse(noColor),
+		StateUnserved:   colored(c.Error, noColor).Bold(true).Reverse(noColor),
 		StateRestarting: colored(c.Warn, noColor),
 	}
 	if noColor {

@@ -33,6 +33,7 @@ func TestAdmissionIsPerKind(t *testing.T) {
 	}{
 		{wire.MethodModelRefresh, map[string]any{"provider": "slow"}},
 		{wire.MethodModelSelect, map[string]any{"provider": "slow", "model": "m", "revision": cat.Revision}},
+		{wire.MethodModelEnable, map[string]any{"provider": "slow", "model": "m", "enabled": false}},
 		{wire.MethodSessionNew, nil},
 		{wire.MethodSessionOpen, map[string]any{"id": "abc"}},
 		{wire.MethodWorkspaceTrust, nil},
@@ -56,6 +57,7 @@ func TestAdmissionIsPerKind(t *testing.T) {
 	}{
 		{wire.MethodModelCatalogStatus, nil},
 		{wire.MethodModelCatalog, nil},
+		{wire.MethodModelCatalogModels, nil},
 		{wire.MethodSessionList, nil},
 		{wire.MethodSessionDiscover, nil},
 		{wire.MethodProjectFiles, nil},

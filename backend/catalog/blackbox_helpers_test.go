@@ -68,6 +68,18 @@ func newHome(t *testing.T, enrichURL string, provs ...prov) string {
 	return home
 }
 
+// hideBuiltins appends to home's config.toml the entries that hide the
+// keyless built-in providers (the keyed ones need a key variable, which
+// testhome unsets).
+func hideBuiltins(t *testing.T, home string) string {
+	t.Helper()
+	path := filepath.Join(home, "config.toml")
+	data, _ := os.ReadFile(path)
+	data = append(data, "\n[[providers]]\nid = \"ollama\"\ndisabled = true\n\n[[providers]]\nid = \"lmstudio\"\ndisabled = true\n"...)
+	mustWrite(t, path, data)
+	return home
+}
+
 func mustWrite(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -122,6 +122,9 @@ func TestBlackBoxCatalogRelevance(t *testing.T) {
 		{Provider: "keyed", CatalogStatus: wire.CatalogAvailable, Authentication: wire.AuthUnavailable, Relevant: true, Recovery: wire.RecoveryConfigureAuthentication},
 		{Provider: "idle", CatalogStatus: wire.CatalogAvailable, Authentication: wire.AuthNotChecked, Relevant: false, Recovery: wire.RecoveryEnableModelsAndRestart},
 		{Provider: "idlenokey", CatalogStatus: wire.CatalogMissingCache, Authentication: wire.AuthNotChecked, Relevant: false, Recovery: wire.RecoveryRefreshCatalog},
+		// The keyless built-ins, last; unused, so not checked either.
+		{Provider: "ollama", CatalogStatus: wire.CatalogMissingCache, Authentication: wire.AuthNotChecked, Relevant: false, Recovery: wire.RecoveryRefreshCatalog},
+		{Provider: "lmstudio", CatalogStatus: wire.CatalogMissingCache, Authentication: wire.AuthNotChecked, Relevant: false, Recovery: wire.RecoveryRefreshCatalog},
 	}
 	if len(*st.Providers) != len(want) {
 		t.Fatalf("providers %+v", *st.Providers)
@@ -234,8 +237,9 @@ func TestBlackBoxCatalogParamsAndMembers(t *testing.T) {
 		}
 	}
 
-	// No providers at all: choices [] and no cursor.
-	q := startBackend(t, newHome(t, ""))
+	// No providers at all (the keyless built-ins hidden): choices [] and
+	// no cursor.
+	q := startBackend(t, hideBuiltins(t, newHome(t, "")))
 	m := q.Call(wire.MethodModelCatalogStatus, nil)
 	if !bytes.Contains(m.Raw, []byte(`"choices":[],"cursor":null,"selection":null,"notices":[],"configuration_reload":"restart_child","providers":[]`)) {
 		t.Errorf("empty configuration: %s", m.Raw)

@@ -449,7 +449,8 @@ func TestTrustedProjectProvidersNeedRestart(t *testing.T) {
 	}
 	p := scouttest.Start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}})
 	p.Initialize(wire.MethodWorkspaceTrust, wire.MethodModelCatalogStatus)
-	if got := ids(status(t, p)); !slices.Equal(got, []string{"user"}) {
+	// The keyless built-ins come after every configured provider.
+	if got := ids(status(t, p)); !slices.Equal(got, []string{"user", "ollama", "lmstudio"}) {
 		t.Fatalf("untrusted workspace: providers %v", got)
 	}
 	var tr wire.TrustResult
@@ -457,13 +458,13 @@ func TestTrustedProjectProvidersNeedRestart(t *testing.T) {
 	if tr.Trust != wire.TrustTrusted || tr.ConfigurationReload != wire.ConfigurationReloadRestart {
 		t.Fatalf("workspace.trust: %+v", tr)
 	}
-	if got := ids(status(t, p)); !slices.Equal(got, []string{"user"}) {
+	if got := ids(status(t, p)); !slices.Equal(got, []string{"user", "ollama", "lmstudio"}) {
 		t.Fatalf("the running child adopted providers: %v", got)
 	}
 	q := scouttest.Start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}})
 	q.Initialize(wire.MethodModelCatalog, wire.MethodModelCatalogStatus)
 	st := status(t, q)
-	if got := ids(st); !slices.Equal(got, []string{"user", "project"}) {
+	if got := ids(st); !slices.Equal(got, []string{"user", "project", "ollama", "lmstudio"}) {
 		t.Fatalf("restarted child: providers %v", got)
 	}
 	if len(st.Choices) != 1 || st.Choices[0].Provider != "project" {

@@ -14,6 +14,7 @@ import (
 // (invalid_schema) and keeps reading after the latter, so that the format
 // member is judged first wherever it stands. Decoding by hand instead of by
 // reflection keeps a 2,048-entry cache to a few allocations per entry.
+// Not shared with wire's or sessions' byte scanners: small untrusted caches want jsontext's strict tokens.
 type cacheDecoder struct {
 	dec       *jsontext.Decoder
 	formatOK  bool

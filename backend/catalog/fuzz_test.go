@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,7 +142,8 @@ func FuzzParseState(f *testing.F) {
 // FuzzCatalogCursor checks the catalog's page cursors: parse never
 // panics, accepts only what issue produced (byte for byte, under the tag
 // the cursor names), and every issued cursor fits the protocol's 64 bytes
-// and round trips.
+// and round trips; model.catalog.models' cursors ("m") and the other two
+// methods' are never accepted by the other side.
 func FuzzCatalogCursor(f *testing.F) {
 	c := &cursors{secret: []byte("fuzz secret")}
 	f.Add(c.issue("c1", tagCatalog, 100), uint64(1), uint32(0), false)
@@ -163,6 +165,20 @@ func FuzzCatalogCursor(f *testing.F) {
 		}
 		if r, off, ok := c.parse(enc); !ok || r != revision || off != int(offset) {
 			t.Fatalf("round trip of %s/%d failed", revision, offset)
+		}
+		// model.catalog.models' cursors continue only that method.
+		if r, off, ok := c.parseModels(s); ok && c.issue(r, tagModels, off) != s {
+			t.Fatalf("accepted %q as a models cursor, which is not issued", s)
+		}
+		models := c.issue(revision, tagModels, int(offset))
+		if _, _, ok := c.parse(models); ok {
+			t.Fatalf("the catalog methods accepted the models cursor %q", models)
+		}
+		if _, _, ok := c.parseModels(enc); ok {
+			t.Fatalf("model.catalog.models accepted the catalog cursor %q", enc)
+		}
+		if r, off, ok := c.parseModels(models); !ok || r != revision || off != int(offset) || len(models) > wire.MaxCursorBytes {
+			t.Fatalf("round trip of the models cursor %s/%d failed", revision, offset)
 		}
 	})
 }
@@ -192,6 +208,55 @@ func FuzzCredential(f *testing.F) {
 		for _, c := range []byte(key) {
 			if c < 0x21 || c > 0x7e {
 				t.Fatalf("%q gave the key %q", raw, key)
+			}
+		}
+	})
+}
+
+// FuzzParseEnabled: any bytes parse without panicking; an accepted
+// enabled.json holds at most MaxEnabledChanges decisions of safe provider
+// and model ids, no pair twice, and encodes back to a document that parses
+// to the same decisions. Merging it never produces a repeated model.
+func FuzzParseEnabled(f *testing.F) {
+	f.Add([]byte(`{"format":"scout.enabled.v1","models":[{"provider":"openai","model":"gpt-5","enabled":true}]}`))
+	f.Add([]byte(`{"format":"scout.enabled.v1","models":[]}`))
+	f.Add([]byte(`{"format":"scout.enabled.v1","models":[{"provider":"p","model":"m","enabled":false},{"provider":"p","model":"m","enabled":true}]}`))
+	f.Add([]byte(`{"format":"scout.enabled.v1","models":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		changes, ok := ParseEnabled(data)
+		if !ok {
+			if changes != nil {
+				t.Fatal("decisions from a refused document")
+			}
+			return
+		}
+		if len(changes) > MaxEnabledChanges {
+			t.Fatalf("%d decisions", len(changes))
+		}
+		seen := map[[2]string]bool{}
+		for _, c := range changes {
+			if !wire.ValidProviderID(c.Provider) || !ValidModelID(c.Model) || seen[[2]string{c.Provider, c.Model}] {
+				t.Fatalf("unsafe or repeated decision %+v", c)
+			}
+			seen[[2]string{c.Provider, c.Model}] = true
+		}
+		again, err := EncodeEnabled(changes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, ok := ParseEnabled(again); !ok || !reflect.DeepEqual(back, changes) {
+			t.Fatalf("re-encoded: %v %+v", ok, back)
+		}
+		for _, c := range changes {
+			base := []string{"m"}
+			if c.Model != "m" {
+				base = append(base, c.Model)
+			}
+			merged := mergeEnabled(c.Provider, base, changes)
+			for i, m := range merged {
+				if slices.Contains(merged[:i], m) {
+					t.Fatalf("merge repeats %q: %v", m, merged)
+				}
 			}
 		}
 	})

@@ -14,8 +14,8 @@ import (
 const ConfigurationReload = wire.ConfigurationReloadRestart
 
 // Methods returns the protocol methods of this package, for registration
-// with the server: model.catalog, model.catalog.status, model.refresh and
-// model.select.
+// with the server: model.catalog, model.catalog.status, model.refresh,
+// model.select, model.enable and scout's model.catalog.models.
 func (s *Service) Methods() []*server.Method {
 	return []*server.Method{
 		{
@@ -42,6 +42,16 @@ func (s *Service) Methods() []*server.Method {
 			Name: wire.MethodModelSelect, Kind: server.KindSelection,
 			NewParams: func() any { return new(wire.SelectParams) },
 			Handle:    s.handleSelect,
+		},
+		{
+			Name: wire.MethodModelEnable, Kind: server.KindSelection,
+			NewParams: func() any { return &enableParams{known: s.byID} },
+			Handle:    s.handleEnable,
+		},
+		{
+			Name: wire.MethodModelCatalogModels, Kind: server.KindCatalog,
+			NewParams: func() any { return new(wire.CursorParams) },
+			Handle:    s.handleModels,
 		},
 	}
 }
@@ -203,7 +213,7 @@ func (s *Service) page(id string, snap *snapshot, offset int, status bool, tag s
 		cur := s.cursors.issue(snap.revision, tag, off)
 		return &cur
 	}
-	var pg *pager
+	var pg *pager[wire.Choice]
 	var notices *[]wire.CatalogNotice
 	if status {
 		r := &wire.CatalogStatusResult{Revision: snap.revision, ConfigurationReload: ConfigurationReload}
@@ -212,7 +222,7 @@ func (s *Service) page(id string, snap *snapshot, offset int, status bool, tag s
 			r.Selection, r.Notices, r.Providers = wire.Some(snap.selection), &list, &providers
 			notices = r.Notices
 		}
-		pg = &pager{choices: &r.Choices, cursor: &r.Cursor, stamp: &r.Stamp, result: r}
+		pg = &pager[wire.Choice]{items: &r.Choices, cursor: &r.Cursor, stamp: &r.Stamp, result: r}
 	} else {
 		r := &wire.CatalogResult{Revision: snap.revision}
 		if first {
@@ -220,7 +230,7 @@ func (s *Service) page(id string, snap *snapshot, offset int, status bool, tag s
 			r.Selection, r.Notices = wire.Some(snap.selection), &list
 			notices = r.Notices
 		}
-		pg = &pager{choices: &r.Choices, cursor: &r.Cursor, stamp: &r.Stamp, result: r}
+		pg = &pager[wire.Choice]{items: &r.Choices, cursor: &r.Cursor, stamp: &r.Stamp, result: r}
 	}
 	if notices != nil {
 		if err := trimNotices(pg, id, notices); err != nil {
@@ -237,7 +247,7 @@ func (s *Service) page(id string, snap *snapshot, offset int, status bool, tag s
 // choice and with the longest cursor, would not fit its byte bound. With at
 // most 32 reported providers (two notices each) of at most 256-byte ids this
 // never happens; it keeps the bound absolute.
-func trimNotices(r *pager, id string, notices *[]wire.CatalogNotice) error {
+func trimNotices(r *pager[wire.Choice], id string, notices *[]wire.CatalogNotice) error {
 	for {
 		r.set([]wire.Choice{}, nil)
 		b, err := r.encode()

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,9 +20,12 @@ var (
 // Method tags written into cursors: the method that issued a cursor. Both
 // methods page the same snapshot with the same params, so either continues a
 // cursor of the other (PROTOCOL.md §7: "they share one snapshot").
+// model.catalog.models pages other items (models, not choices), so its
+// cursors carry their own tag and continue only that method.
 const (
 	tagCatalog = "a"
 	tagStatus  = "s"
+	tagModels  = "m"
 )
 
 // cursorMACBytes is how much of the HMAC a cursor carries (16 bytes, 22
@@ -45,11 +49,21 @@ func (c *cursors) issue(revision, tag string, offset int) string {
 	return revision + "." + tag + "." + strconv.Itoa(offset) + "." + c.mac(revision, tag, offset)
 }
 
-// parse returns the revision and offset of a cursor this child issued, for
-// either method, or ok=false for anything else (answered invalid_cursor).
+// parse returns the revision and offset of a cursor this child issued for
+// model.catalog or model.catalog.status (either continues the other), or
+// ok=false for anything else (answered invalid_cursor).
 func (c *cursors) parse(cursor string) (revision string, offset int, ok bool) {
+	return c.parseTagged(cursor, tagCatalog, tagStatus)
+}
+
+// parseModels is parse for the cursors of model.catalog.models.
+func (c *cursors) parseModels(cursor string) (revision string, offset int, ok bool) {
+	return c.parseTagged(cursor, tagModels)
+}
+
+func (c *cursors) parseTagged(cursor string, tags ...string) (revision string, offset int, ok bool) {
 	parts := strings.Split(cursor, ".")
-	if len(parts) != 4 || parts[1] != tagCatalog && parts[1] != tagStatus {
+	if len(parts) != 4 || !slices.Contains(tags, parts[1]) {
 		return "", 0, false
 	}
 	tag := parts[1]
@@ -63,19 +77,19 @@ func (c *cursors) parse(cursor string) (revision string, offset int, ok bool) {
 	return parts[0], offset, true
 }
 
-// pager is a result being cut to size: its choices and cursor members and
-// its stamp, and the result itself for encoding.
-type pager struct {
-	choices *[]wire.Choice
-	cursor  **string
-	stamp   *wire.Stamp
-	result  any
+// pager is a result being cut to size: its items (choices or models) and
+// cursor members and its stamp, and the result itself for encoding.
+type pager[T any] struct {
+	items  *[]T
+	cursor **string
+	stamp  *wire.Stamp
+	result any
 }
 
-func (p *pager) set(choices []wire.Choice, cursor *string) { *p.choices, *p.cursor = choices, cursor }
+func (p *pager[T]) set(items []T, cursor *string) { *p.items, *p.cursor = items, cursor }
 
 // encode marshals the result with a "ts" of the length the server writes.
-func (p *pager) encode() ([]byte, error) {
+func (p *pager[T]) encode() ([]byte, error) {
 	p.stamp.TS = tsPlaceholder
 	defer func() { p.stamp.TS = "" }()
 	return wire.Marshal(p.result)
@@ -91,14 +105,14 @@ func lineBytes(id string, result []byte) int {
 	return len(`{"jsonrpc":"2.0","id":"`) + len(id) + len(`","result":`) + len(result) + len("}\n")
 }
 
-// fillPage puts as many choices from offset into r as fit both bounds: at
+// fillPage puts as many items from offset into r as fit both bounds: at
 // most 100, and the whole encoded response line for request id at most
-// 32,768 bytes. Sizes are estimated from each choice's encoding and then
+// 32,768 bytes. Sizes are estimated from each item's encoding and then
 // confirmed on the real encoded result. It returns the number taken; 0 only
-// when not even one choice fits (the first page's fixed members can crowd
+// when not even one item fits (the first page's fixed members can crowd
 // them out; the cursor then continues at the same offset).
-func fillPage(r *pager, id string, choices []wire.Choice, offset int, next func(int) *string) (int, error) {
-	rest := choices[offset:]
+func fillPage[T any](r *pager[T], id string, items []T, offset int, next func(int) *string) (int, error) {
+	rest := items[offset:]
 	n := min(len(rest), pageEntries)
 	sizes := make([]int, n)
 	for i := range sizes {
@@ -109,7 +123,7 @@ func fillPage(r *pager, id string, choices []wire.Choice, offset int, next func(
 		sizes[i] = len(b) + 1 // the comma
 	}
 	for {
-		r.set([]wire.Choice{}, next(offset+n))
+		r.set([]T{}, next(offset+n))
 		empty, err := r.encode()
 		if err != nil {
 			return 0, err

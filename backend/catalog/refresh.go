@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"net/http"
 	"net/url"
@@ -139,23 +140,51 @@ func (s *Service) refreshCache(ctx context.Context, p *Provider) error {
 	return s.persist(p, data)
 }
 
-// entries turns the listed models into cache entries, enriched when an
-// enrichment document is configured and answers.
+// entries turns the listed models into cache entries. A model's name is
+// the one the provider lists, else the enrichment's, else the one the
+// previous cache knew, else its id; its efforts and context window are the
+// enrichment's when the enrichment knows the model, else the previous
+// cache's. So a provider that sends no display names (OpenAI's shape) and a
+// refresh without enrichment keep what was already known about the same ids.
 func (s *Service) entries(ctx context.Context, p *Provider, models []remoteModel) []Entry {
 	info := s.enrich(ctx, p)
+	known := s.previousEntries(p)
 	out := make([]Entry, len(models))
 	for i, m := range models {
 		e := Entry{ID: m.ID, Name: m.Name, Efforts: []string{}}
+		prev, hadPrev := known[m.ID]
 		if extra, ok := info[m.ID]; ok {
-			if e.Name == "" {
-				e.Name = extra.Name
-			}
 			e.Efforts, e.ContextWindow = extra.Efforts, extra.ContextWindow
+			e.Name = cmp.Or(e.Name, extra.Name)
+		} else if hadPrev {
+			e.Efforts, e.ContextWindow = prev.Efforts, prev.ContextWindow
 		}
-		if e.Name == "" {
-			e.Name = m.ID
-		}
+		e.Name = cmp.Or(e.Name, prev.Name, m.ID)
 		out[i] = e
+	}
+	return out
+}
+
+// previousEntries are the entries of p's current cache by id, when it is
+// valid (nothing otherwise: a cache of another identity says nothing
+// about this one's models).
+func (s *Service) previousEntries(p *Provider) map[string]Entry {
+	root, err := s.home.open()
+	if err != nil || root == nil {
+		return nil
+	}
+	defer root.Close()
+	data, err := readCache(root, p.ID)
+	if err != nil {
+		return nil
+	}
+	status, entries := ParseCache(p, data)
+	if status != wire.CatalogAvailable {
+		return nil
+	}
+	out := make(map[string]Entry, len(entries))
+	for _, e := range entries {
+		out[e.ID] = e
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -27,6 +28,10 @@ type Options struct {
 	Now func() time.Time
 	// HTTP overrides the catalog HTTP client's transport settings (tests).
 	HTTP *HTTPOptions
+	// EnableStall makes model.enable wait this long (cancellably) before
+	// writing, so tests can cancel one in flight (the backend sets it only
+	// for the test-only debug environment).
+	EnableStall time.Duration
 }
 
 // Service holds the providers, the current snapshot and the refresh
@@ -41,6 +46,7 @@ type Service struct {
 	now           func() time.Time
 	cursors       cursors
 	http          *fetcher
+	enableStall   time.Duration
 
 	mu      sync.Mutex // guards the fields below
 	lastRev uint64     // the last revision number handed out
@@ -54,7 +60,7 @@ func New(opts Options) *Service {
 	s := &Service{
 		home: Home{Dir: opts.Home}, providers: append([]Provider(nil), opts.Providers...),
 		enrichmentURL: opts.EnrichmentURL, getenv: opts.Getenv, log: opts.Log, now: opts.Now,
-		byID: map[string]*Provider{},
+		byID: map[string]*Provider{}, enableStall: opts.EnableStall,
 	}
 	if s.getenv == nil {
 		s.getenv = os.Getenv
@@ -66,13 +72,16 @@ func New(opts Options) *Service {
 		s.now = time.Now
 	}
 	for i := range s.providers {
-		s.byID[s.providers[i].ID] = &s.providers[i]
+		p := &s.providers[i]
+		p.EnabledModels = slices.Clone(p.EnabledModels)
+		s.byID[p.ID] = p
 	}
 	s.cursors.secret = make([]byte, 32)
 	if _, err := rand.Read(s.cursors.secret); err != nil {
 		panic("catalog: no randomness for the cursor secret")
 	}
 	s.http = newFetcher(opts.HTTP)
+	s.applyEnabled()
 	return s
 }
 

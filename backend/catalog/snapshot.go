@@ -16,6 +16,11 @@ type snapshot struct {
 	selection *wire.Selection
 	notices   []wire.CatalogNotice
 	providers []wire.ProviderStatus
+	// models and keys are what model.catalog.models pages: every model
+	// of the reported providers' valid caches, and whether each reported
+	// provider needs a key.
+	models []wire.ModelRow
+	keys   []wire.ProviderKey
 }
 
 // providerScan is what a scan learned about one provider.
@@ -66,7 +71,7 @@ func (s *Service) scan(ctx context.Context) (*snapshot, error) {
 }
 
 func buildSnapshot(scans []providerScan, sel *wire.Selection) *snapshot {
-	snap := &snapshot{selection: sel, choices: []wire.Choice{}, notices: []wire.CatalogNotice{}}
+	snap := &snapshot{selection: sel, choices: []wire.Choice{}, notices: []wire.CatalogNotice{}, models: []wire.ModelRow{}}
 	for i := range scans {
 		snap.choices = append(snap.choices, choicesOf(&scans[i])...)
 	}
@@ -79,8 +84,46 @@ func buildSnapshot(scans []providerScan, sel *wire.Selection) *snapshot {
 			Relevant: ps.relevant, Recovery: recoveryOf(ps),
 		})
 		snap.notices = append(snap.notices, noticesOf(ps)...)
+		snap.models = append(snap.models, modelsOf(ps)...)
+		snap.keys = append(snap.keys, wire.ProviderKey{Provider: ps.p.ID, KeyRequired: ps.p.needsKey()})
 	}
 	return snap
+}
+
+// modelsOf lists every model of a provider's valid cache, in the cache's
+// order, with its enabled state, then the enabled models the cache does
+// not list (listed false), in the order of enabled_models. A provider
+// without a valid cache has none: its status says why.
+func modelsOf(ps *providerScan) []wire.ModelRow {
+	if ps.status != wire.CatalogAvailable {
+		return nil
+	}
+	enabled := make(map[string]bool, len(ps.p.EnabledModels))
+	for _, id := range ps.p.EnabledModels {
+		enabled[id] = true
+	}
+	out := make([]wire.ModelRow, 0, len(ps.entries))
+	listed := make(map[string]bool, len(ps.entries))
+	for _, e := range ps.entries {
+		listed[e.ID] = true
+		name := e.Name
+		if name == "" {
+			name = e.ID
+		}
+		out = append(out, wire.ModelRow{
+			Provider: ps.p.ID, Model: e.ID, Name: name, Efforts: append([]string{}, e.Efforts...),
+			ContextWindow: e.ContextWindow, Enabled: enabled[e.ID], Listed: true,
+		})
+	}
+	for _, id := range ps.p.EnabledModels {
+		// An id no cache could hold is still named (it is the user's own
+		// configuration), unless it could not be shown safely.
+		if !listed[id] && validName(id) {
+			listed[id] = true
+			out = append(out, wire.ModelRow{Provider: ps.p.ID, Model: id, Name: id, Efforts: []string{}, Enabled: true})
+		}
+	}
+	return out
 }
 
 // choicesOf lists a provider's enabled models found in its valid cache, in

@@ -48,6 +48,20 @@ type Source string
 const (
 	SourceUser    Source = "user"
 	SourceProject Source = "project"
+	// SourceBuiltin is a built-in provider that no entry overrides.
+	SourceBuiltin Source = "builtin"
+)
+
+// fieldSet records which keys of a [[providers]] entry were set, so an
+// entry overriding a built-in replaces only those (Provider.over).
+type fieldSet uint8
+
+const (
+	setType fieldSet = 1 << iota
+	setBaseURL
+	setAuth // api_key_env or credential_file
+	setModels
+	setTimeout
 )
 
 // Files is a [files] table.
@@ -76,8 +90,14 @@ type Provider struct {
 	EnabledModels []string
 	// RefreshTimeout is the total refresh timeout (0 < t <= 300 s).
 	RefreshTimeout time.Duration
-	// Source is the file that declared the provider.
+	// Source is the file that declared the provider (SourceBuiltin for a
+	// built-in no entry overrides).
 	Source Source
+	// Disabled is set on a config.toml entry that hides a built-in
+	// provider (id and disabled = true, nothing else).
+	Disabled bool
+
+	set fieldSet
 }
 
 // User is config.toml.
@@ -86,6 +106,8 @@ type User struct {
 	Providers []Provider
 	// EnrichmentURL is the enrichment source, "" when turned off.
 	EnrichmentURL string
+	// Sessions is the [sessions] table.
+	Sessions Sessions
 }
 
 // Project is a workspace's .scout/config.toml.
@@ -115,6 +137,9 @@ func ParseUser(data []byte, dirs Dirs) (*User, error) {
 		return nil, err
 	}
 	if u.EnrichmentURL, err = parseEnrichment(doc); err != nil {
+		return nil, err
+	}
+	if u.Sessions, err = parseSessions(doc); err != nil {
 		return nil, err
 	}
 	return u, doc.done()
@@ -231,13 +256,16 @@ func parseProvider(t *table, base, userHome string, src Source) (Provider, error
 	if !ValidProviderID(p.ID) {
 		return p, t.errf("id", "must be 1 to 256 characters from A-Z a-z 0-9 . _ -")
 	}
-	if p.Type, err = required(t, "type"); err != nil {
+	// An entry of config.toml with a built-in's id overrides it: every
+	// other key is optional, and disabled = true hides it.
+	builtin := src == SourceUser && BuiltinByID(p.ID) != nil
+	if hidden, err := parseDisabled(t, &p, builtin); hidden || err != nil {
 		return p, err
 	}
-	if _, ok := defaultBaseURL[p.Type]; !ok && p.Type != TypeOpenAICompatible {
-		return p, t.errf("type", "must be openai, openai-compatible, anthropic or ollama")
+	if err := parseType(t, &p, builtin); err != nil {
+		return p, err
 	}
-	if err := parseEndpoint(t, &p); err != nil {
+	if err := parseEndpoint(t, &p, builtin); err != nil {
 		return p, err
 	}
 	if err := parseAuth(t, &p, base, userHome); err != nil {
@@ -247,6 +275,50 @@ func parseProvider(t *table, base, userHome string, src Source) (Provider, error
 		return p, err
 	}
 	return p, t.done()
+}
+
+// parseDisabled reads disabled: only a built-in provider can be hidden,
+// with an entry of just id and disabled = true (disabled = false is an
+// override like any other).
+func parseDisabled(t *table, p *Provider, builtin bool) (hidden bool, err error) {
+	d, err := t.boolean("disabled")
+	switch {
+	case err != nil || d == nil:
+		return false, err
+	case !builtin:
+		return false, t.errf("disabled", "only hides a built-in provider (%s); remove this entry instead", builtinIDs())
+	case !*d:
+		return false, nil
+	case len(t.m) != 2:
+		return false, t.errf("disabled", "an entry that hides a built-in provider has only id and disabled = true")
+	}
+	p.Disabled = true
+	return true, t.done()
+}
+
+func builtinIDs() string {
+	ids := make([]string, len(Builtins))
+	for i, b := range Builtins {
+		ids[i] = b.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+func parseType(t *table, p *Provider, builtin bool) error {
+	typ, set, err := t.str("type")
+	switch {
+	case err != nil:
+		return err
+	case !set && builtin:
+		return nil
+	case !set || typ == "":
+		return t.errf("type", "is required")
+	}
+	if _, ok := defaultBaseURL[typ]; !ok && typ != TypeOpenAICompatible {
+		return t.errf("type", "must be openai, openai-compatible, anthropic or ollama")
+	}
+	p.Type, p.set = typ, p.set|setType
+	return nil
 }
 
 func required(t *table, k string) (string, error) {
@@ -260,13 +332,16 @@ func required(t *table, k string) (string, error) {
 	return s, nil
 }
 
-func parseEndpoint(t *table, p *Provider) error {
+func parseEndpoint(t *table, p *Provider, builtin bool) error {
 	u, set, err := t.str("base_url")
 	if err != nil {
 		return err
 	}
 	if !set {
-		if p.Type == TypeOpenAICompatible {
+		switch {
+		case builtin:
+			return nil // the built-in's base URL stays
+		case p.Type == TypeOpenAICompatible:
 			return t.errf("base_url", "is required for type openai-compatible")
 		}
 		p.BaseURL = defaultBaseURL[p.Type]
@@ -275,7 +350,7 @@ func parseEndpoint(t *table, p *Provider) error {
 	if err := checkURL(u); err != nil {
 		return t.errf("base_url", "%s", err.Error())
 	}
-	p.BaseURL = strings.TrimRight(u, "/")
+	p.BaseURL, p.set = strings.TrimRight(u, "/"), p.set|setBaseURL
 	return nil
 }
 
@@ -324,6 +399,9 @@ func parseAuth(t *table, p *Provider, base, userHome string) error {
 		p.CredentialFile = abs
 	}
 	p.APIKeyEnv = env
+	if envSet || fileSet {
+		p.set |= setAuth
+	}
 	return nil
 }
 
@@ -351,6 +429,9 @@ func parseModels(t *table, p *Provider) error {
 	if err != nil {
 		return err
 	}
+	if models != nil {
+		p.set |= setModels
+	}
 	seen := map[string]bool{}
 	for _, m := range models {
 		if m == "" || len(m) > 256 || strings.ContainsFunc(m, unicode.IsControl) {
@@ -369,6 +450,6 @@ func parseModels(t *table, p *Provider) error {
 	if perr != nil || timeout <= 0 || timeout > MaxRefreshTimeout {
 		return t.errf("refresh_timeout", "must be a duration like \"30s\", above 0 and at most 300s")
 	}
-	p.RefreshTimeout = timeout
+	p.RefreshTimeout, p.set = timeout, p.set|setTimeout
 	return nil
 }

@@ -20,7 +20,7 @@ respect_ignore = false
 deny = ["secrets/**", "*.sqlite"]
 
 [[providers]]
-id = "openai"
+id = "work"
 type = "openai"
 api_key_env = "OPENAI_API_KEY"
 enabled_models = ["gpt-5", "gpt-5-mini", "gpt-5"]
@@ -53,7 +53,7 @@ func TestParseUserFull(t *testing.T) {
 		t.Errorf("enrichment = %q", u.EnrichmentURL)
 	}
 	want := []Provider{
-		{ID: "openai", Type: "openai", BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY", EnabledModels: []string{"gpt-5", "gpt-5-mini"}, RefreshTimeout: 30 * time.Second, Source: SourceUser},
+		{ID: "work", Type: "openai", BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY", EnabledModels: []string{"gpt-5", "gpt-5-mini"}, RefreshTimeout: 30 * time.Second, Source: SourceUser},
 		{ID: "local.llm_1", Type: "openai-compatible", BaseURL: "http://127.0.0.1:8080/v1", CredentialFile: "/h/scout/keys/local.key", RefreshTimeout: MaxRefreshTimeout, Source: SourceUser},
 		{ID: "claude", Type: "anthropic", BaseURL: "https://api.anthropic.com/v1", CredentialFile: "/home/u/.config/anthropic.key", RefreshTimeout: MaxRefreshTimeout, Source: SourceUser},
 	}

@@ -120,7 +120,8 @@ func Rules(u *User, p *Project) policy.Rules {
 }
 
 // Providers merges the providers of both files; a project provider may not
-// reuse an id of config.toml.
+// reuse an id of config.toml or a built-in provider's (only config.toml
+// overrides those: a project must not point a user's key elsewhere).
 func Providers(u *User, p *Project) ([]Provider, error) {
 	out := append([]Provider{}, u.Providers...)
 	if p == nil {
@@ -131,9 +132,12 @@ func Providers(u *User, p *Project) ([]Provider, error) {
 		ids[pr.ID] = true
 	}
 	for i, pr := range p.Providers {
-		if ids[pr.ID] {
-			key := fmt.Sprintf("providers[%d].id", i+1)
+		key := fmt.Sprintf("providers[%d].id", i+1)
+		switch {
+		case ids[pr.ID]:
 			return nil, &Error{File: ProjectFile, Key: key, Msg: "a provider id is already declared in config.toml"}
+		case BuiltinByID(pr.ID) != nil:
+			return nil, &Error{File: ProjectFile, Key: key, Msg: "is a built-in provider's id; only config.toml can override it"}
 		}
 		out = append(out, pr)
 	}

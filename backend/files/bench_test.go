@@ -7,13 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/policy"
+	"github.com/scoutdev/scout/backend/wire"
 )
 
 // benchScan scans dir with the full default policy (ignore rules on) and
@@ -47,58 +47,6 @@ func benchScan(b *testing.B, dir string) {
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(b.N)/float64(entries), "allocs/entry")
 }
 
-// BenchmarkScanReaders measures the read-ahead: each op scans the tree
-// once with each number of reader goroutines besides the selector (0: the
-// selector reads every directory itself), interleaved so that the load of
-// a shared machine hits all alike, and reports each count's median wall
-// time (rN-ms) and mean CPU time (rN-cpu-ms). Trees: $(go env
-// GOROOT)/src, and the generated 100,000-file tree when SCOUT_BENCH_TREE
-// names where it is (or may be made).
-func BenchmarkScanReaders(b *testing.B) {
-	trees := []struct{ name, dir string }{{"goroot", filepath.Join(goroot(b), "src")}, {"tree100k", os.Getenv("SCOUT_BENCH_TREE")}}
-	counts := []int{0, 1, 2, 4}
-	for _, tree := range trees {
-		if tree.dir == "" {
-			continue
-		}
-		if tree.name == "tree100k" {
-			if err := GenerateTree(tree.dir, 100000); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.Run(tree.name, func(b *testing.B) {
-			root, err := fsguard.OpenRoot(tree.dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer root.Close()
-			pol, err := policy.New(1, tree.dir, policy.Rules{RespectIgnore: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer func() { readersForTest = -1 }()
-			walls := make([][]float64, len(counts))
-			cpus := make([]int64, len(counts))
-			for b.Loop() {
-				for k, n := range counts {
-					readersForTest = n
-					t0, c0 := time.Now(), cpuTime()
-					if _, err := Scan(context.Background(), root, pol, DefaultLimits); err != nil {
-						b.Fatal(err)
-					}
-					cpus[k] += cpuTime() - c0
-					walls[k] = append(walls[k], float64(time.Since(t0).Microseconds())/1000)
-				}
-			}
-			for k, n := range counts {
-				slices.Sort(walls[k])
-				b.ReportMetric(walls[k][len(walls[k])/2], fmt.Sprintf("r%d-ms", n))
-				b.ReportMetric(float64(cpus[k])/1e6/float64(b.N), fmt.Sprintf("r%d-cpu-ms", n))
-			}
-		})
-	}
-}
-
 // BenchmarkScanGoroot scans $(go env GOROOT)/src.
 func BenchmarkScanGoroot(b *testing.B) {
 	benchScan(b, filepath.Join(goroot(b), "src"))
@@ -116,6 +64,12 @@ func goroot(b *testing.B) string {
 // BenchmarkScanGenerated scans a generated tree of 100,000 files (see
 // GenerateTree), made once in SCOUT_BENCH_TREE or a temporary directory.
 func BenchmarkScanGenerated(b *testing.B) {
+	benchScan(b, generated(b))
+}
+
+// generated is the generated 100,000-file tree, made once in
+// SCOUT_BENCH_TREE (kept) or a temporary directory.
+func generated(b *testing.B) string {
 	dir := os.Getenv("SCOUT_BENCH_TREE")
 	if dir == "" {
 		dir = b.TempDir()
@@ -123,7 +77,7 @@ func BenchmarkScanGenerated(b *testing.B) {
 	if err := GenerateTree(dir, 100000); err != nil {
 		b.Fatal(err)
 	}
-	benchScan(b, dir)
+	return dir
 }
 
 // GenerateTree makes a deterministic tree of n files in dir (unless it
@@ -154,4 +108,52 @@ func GenerateTree(dir string, n int) error {
 		}
 	}
 	return os.WriteFile(marker, nil, 0o644)
+}
+
+// BenchmarkIndexGoroot walks $(go env GOROOT)/src to its end with
+// project.index's bounds, every page dropped.
+func BenchmarkIndexGoroot(b *testing.B) {
+	benchIndex(b, filepath.Join(goroot(b), "src"))
+}
+
+// BenchmarkIndexGenerated walks the generated 100,000-file tree (see
+// BenchmarkScanGenerated) to its end.
+func BenchmarkIndexGenerated(b *testing.B) {
+	benchIndex(b, generated(b))
+}
+
+func benchIndex(b *testing.B, dir string) {
+	root, err := fsguard.OpenRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	pol, err := policy.New(1, dir, policy.Rules{RespectIgnore: true, Deny: []string{"secrets/**"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pageBytes, err := IndexPageBytes("bench", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	entries, steps := 0, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		x := NewIndex(root, pol, DefaultIndexLimits)
+		entries, steps = 0, 0
+		for {
+			page, word, err := x.Step(context.Background(), Bounds{Deadline: time.Now().Add(time.Hour), PageBytes: pageBytes})
+			if err != nil {
+				b.Fatal(err)
+			}
+			entries += len(page)
+			steps++
+			if word == wire.ProgressComplete {
+				break
+			}
+		}
+		x.Close()
+	}
+	b.ReportMetric(float64(entries), "entries")
+	b.ReportMetric(float64(steps), "steps")
 }

@@ -1,7 +1,8 @@
 // Package files implements project.files (PROTOCOL §5): a bounded,
-// deterministic snapshot of the visible workspace; and the folder and file
-// access behind project.list, project.read and the MCP tools (folder.go,
-// walk.go, read.go, listpage.go).
+// deterministic snapshot of the visible workspace; project.index's walk of
+// the whole tree (index.go); and the folder and file access behind
+// project.list, project.read and the MCP tools (folder.go, walk.go,
+// read.go, listpage.go).
 //
 // # Selection
 //
@@ -17,24 +18,29 @@
 // drops entries from the end of the selection order, so a parent, always
 // selected before its children, is never dropped without them.
 //
-// # Reading ahead
+// # Reading directories
 //
-// Reading directories is the expensive part, and it does not depend on
-// selection decisions except for the examine budget. So a few reader
-// goroutines read the queued directories ahead of the selector (at most
-// readAhead directories ahead), each bounded by the budget that remained
-// when it started, an upper bound of the budget it will really get. The
-// selector consumes their results strictly in queue order and applies the
-// bounds exactly as a sequential walk would, so the outcome is the same
-// whatever the timing: only the amount of wasted read-ahead varies.
+// Directories are read one at a time, in queue order (dirs.go, shared by
+// Scan and Index). A directory is opened with openat relative to its
+// parent's descriptor (fsguard.Dir.OpenDir), which is held until all its
+// queued child directories have been opened; past maxHeldDirs held
+// descriptors, or for a parent whose descriptor was let go, a child is
+// opened from the root, component by component (still through fsguard),
+// or its parent is opened again when more of its children follow. Reading
+// ahead on other goroutines was tried and dropped: on this project's
+// shared two-core machines it cost CPU time without a steady gain in wall
+// time (docs/performance.md).
 //
-// # Descriptors
+// # The whole tree, page by page
 //
-// A directory is opened with openat relative to its parent's descriptor
-// (fsguard.Dir.OpenDir), which is kept open until all its queued child
-// directories have been opened. When more than maxHeldDirs descriptors are
-// held, a directory is closed right after reading and its children are
-// opened from the root, component by component (still through fsguard).
+// Index is project.index's walk: the same breadth-first order without
+// project.files's bounds on the whole (depth 64 and 4,096-byte paths
+// aside), one bounded step at a time. A directory is still read in full
+// and sorted before its entries are emitted, but its names may be read
+// over several steps (the step's examine budget) and its entries emitted
+// over several pages. Between steps the walk holds its queue of unread
+// directories and at most that one directory; descriptors held for
+// children are closed at the end of every step.
 //
 // # Output
 //

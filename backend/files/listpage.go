@@ -92,16 +92,7 @@ func listLineSize(id string, gen int64, entries []wire.ListEntry, next bool) (in
 	if next {
 		res.NextRef = placeholderID
 	}
-	res.SetTS(wire.Timestamp(time.Now()))
-	raw, err := wire.Marshal(res)
-	if err != nil {
-		return 0, err
-	}
-	line, err := wire.Marshal(wire.Response{JSONRPC: wire.Version, ID: &id, Result: raw})
-	if err != nil {
-		return 0, err
-	}
-	return len(line) + 1, nil
+	return responseLineSize(id, res)
 }
 
 // ListLineSize is the exact length of the response line of a page (for

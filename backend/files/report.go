@@ -139,7 +139,13 @@ func lineSize(id string, gen int64, entries []wire.FileEntry, truncated bool) (i
 	if entries == nil {
 		entries = []wire.FileEntry{}
 	}
-	res := &wire.ProjectFilesResult{CommandID: id, Generation: gen, Entries: entries, Truncated: truncated}
+	return responseLineSize(id, &wire.ProjectFilesResult{CommandID: id, Generation: gen, Entries: entries, Truncated: truncated})
+}
+
+// responseLineSize is the length of the response line to request id
+// carrying res, newline included, encoded as the server encodes it, with
+// a "ts" of the real length: the measure of every page's byte bound.
+func responseLineSize(id string, res wire.Stamper) (int, error) {
 	res.SetTS(wire.Timestamp(time.Now()))
 	raw, err := wire.Marshal(res)
 	if err != nil {

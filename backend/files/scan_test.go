@@ -65,37 +65,15 @@ func reference(t testing.TB, dir string, lim Limits, rules policy.Rules) ([]stri
 			truncated = true
 			break
 		}
-		rel := q.path
-		if rel == "" {
-			rel = "."
-		}
-		d, err := root.OpenDir(rel)
-		if err != nil {
+		f, es, ok := refListing(root, pol, q.path, q.pf, lim.MaxExamined-examined)
+		if !ok {
 			continue
 		}
-		es, err := d.ReadEntries(-1)
-		if err != nil {
-			d.Close()
-			continue
-		}
-		if len(es) > lim.MaxExamined-examined {
-			d.Close()
+		if f == nil {
 			truncated = true
 			break
 		}
 		examined += len(es)
-		var has policy.IgnoreFiles
-		for _, e := range es {
-			has |= policy.IgnoreFileKind(e.Name, e.Type.IsDir())
-		}
-		var f *policy.Frame
-		if q.path == "" {
-			f = pol.RootFrame(d, has)
-		} else {
-			f = pol.Enter(q.pf, q.path[strings.LastIndexByte(q.path, '/')+1:], d, has)
-		}
-		d.Close()
-		slices.SortFunc(es, func(a, b fsguard.Entry) int { return strings.Compare(a.Name, b.Name) })
 		for _, e := range es {
 			if pol.Check(f, e.Name, e.Type) != policy.Visible {
 				continue
@@ -119,6 +97,35 @@ func reference(t testing.TB, dir string, lim Limits, rules policy.Rules) ([]stri
 	}
 	slices.SortFunc(sel, compareComponents)
 	return sel, truncated
+}
+
+// refListing reads the directory path (its parent's frame pf) plainly:
+// opened from the root, read whole, its frame built, its names sorted. ok
+// is false when it cannot be opened or read; the frame is nil when it has
+// more than budget names.
+func refListing(root *fsguard.Root, pol *policy.Policy, path string, pf *policy.Frame, budget int) (*policy.Frame, []fsguard.Entry, bool) {
+	d, err := root.OpenDir(dotIfRoot(path))
+	if err != nil {
+		return nil, nil, false
+	}
+	defer d.Close()
+	es, err := d.ReadEntries(-1)
+	if err != nil {
+		return nil, nil, false
+	}
+	if len(es) > budget {
+		return nil, es, true
+	}
+	var has policy.IgnoreFiles
+	for _, e := range es {
+		has |= policy.IgnoreFileKind(e.Name, e.Type.IsDir())
+	}
+	f := pol.RootFrame(d, has)
+	if path != "" {
+		f = pol.Enter(pf, path[strings.LastIndexByte(path, '/')+1:], d, has)
+	}
+	slices.SortFunc(es, func(a, b fsguard.Entry) int { return strings.Compare(a.Name, b.Name) })
+	return f, es, true
 }
 
 func compareComponents(a, b string) int {

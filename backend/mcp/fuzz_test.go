@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,34 @@ func FuzzClean(f *testing.F) {
 	})
 }
 
+// FuzzWithin: an absolute path inside the root is relative to it, with
+// no empty, "." or ".." component, and naming it from the root again
+// gives the same path; a path not below the root's components is not
+// inside it.
+func FuzzWithin(f *testing.F) {
+	for _, s := range []string{"/w/s/src/main.go", "/w/s", "/w/s/", "//w/./s//a/", "/w/s/../x", "/w/sx/a", "/w/s/a/../b", "/w", "w/s/a", "/w/s/.../a"} {
+		f.Add(s)
+	}
+	const root = "/w/s"
+	f.Fuzz(func(t *testing.T, p string) {
+		rel, ok := within(p, root)
+		c := comps(p)
+		below := len(c) >= 2 && c[0] == "w" && c[1] == "s" && strings.HasPrefix(p, "/")
+		if !ok {
+			if below && len(p) <= len(root)+1+maxPathBytes && !slices.Contains(c, "..") {
+				t.Fatalf("within(%q) refused a path below the root", p)
+			}
+			return
+		}
+		if !below || rel != strings.Join(c[2:], "/") {
+			t.Fatalf("within(%q) = %q", p, rel)
+		}
+		if again, ok := within(root+"/"+rel, root); !ok || again != rel {
+			t.Fatalf("within(%q) = %q, but within(root/%q) = %q, %v", p, rel, rel, again, ok)
+		}
+	})
+}
+
 // secret is content that no tool answer may ever contain.
 const secret = "TOP-SECRET-CONTENT"
 
@@ -56,6 +85,7 @@ func FuzzToolArguments(f *testing.F) {
 		`{"path":"README.md"}`, `{"path":"link","startLine":1}`, `{"path":"../outside/secret.txt"}`,
 		`{"path":".env"}`, `{"dir":"sub","recursive":true}`, `{"dir":"out"}`, `{"path":"a.txt","startLine":2,"endLine":1}`,
 		`{}`, `null`, `[1]`, `"x"`, `{"path":7}`, `{"path":"dist/x.js"}`, `{"dir":"../"}`,
+		`{"dir":"","recursive":true,"limit":2}`, `{"limit":1e400}`, `{"startLine":2.0,"endLine":null,"path":"a.txt"}`,
 	} {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
@@ -74,6 +104,8 @@ func FuzzToolArguments(f *testing.F) {
 		}
 	}
 	cs := inMemory(f, dir)
+	f.Add([]byte(`{"path":"`+dir+`/sub/ok.txt"}`), true)
+	f.Add([]byte(`{"dir":"`+dir+`","recursive":true}`), false)
 	f.Fuzz(func(t *testing.T, args []byte, read bool) {
 		if !json.Valid(args) {
 			return
@@ -87,6 +119,9 @@ func FuzzToolArguments(f *testing.F) {
 			t.Fatalf("%s %s: protocol error %v", tool, args, err)
 		}
 		out, _ := json.Marshal(res)
+		if !res.IsError && strings.Contains(string(out), base) {
+			t.Fatalf("%s %s: the answer shows where the workspace lies: %s", tool, args, out)
+		}
 		for _, leak := range []string{secret, "id_rsa", ".env", "x.log", "dist/", "node_modules", ".git/", base} {
 			if strings.Contains(string(out), leak) && !strings.Contains(string(args), leak) {
 				t.Fatalf("%s %s: the answer shows %q: %s", tool, args, leak, out)
@@ -105,7 +140,7 @@ func inMemory(tb testing.TB, dir string) *sdk.ClientSession {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := New(Options{Root: root, Policy: pol, Version: "test"})
+	s := New(Options{Root: root, RootPaths: []string{dir}, Policy: pol, Version: "test"})
 	ct, st := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := s.MCP().Connect(ctx, st, nil); err != nil {

@@ -4,48 +4,53 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/scoutdev/scout/backend/files"
 )
 
-// ReadArgs are project_fs_read's arguments.
+// ReadArgs are project_fs_read's arguments. Their schema (schemaFor)
+// declares the optional ones as plain integers, not required; 0 stands
+// for absent here (an argument of 0 is refused).
 type ReadArgs struct {
-	Path      string `json:"path" jsonschema:"file to read, relative to the project root"`
-	StartLine *Line  `json:"startLine,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
-	EndLine   *Line  `json:"endLine,omitempty" jsonschema:"last line to return, inclusive (default: the last line; a larger value is the last line)"`
+	Path      string `json:"path" jsonschema:"file to read, relative to the project root (an absolute path inside the project is taken as the same relative path)"`
+	StartLine int    `json:"startLine,omitempty" jsonschema:"first line to return, 1-based (default 1)"`
+	EndLine   int    `json:"endLine,omitempty" jsonschema:"last line to return, inclusive (default: the last line; a larger value is the last line)"`
 }
 
-// Line is a 1-based line number argument. Any integer the schema accepts
-// is a line number: one too large for an int (the SDK passes arguments
-// through float64, so even 2^63-1 arrives as 9223372036854775808, and
-// 1e100 is an integer to the schema) is read as the largest int, which is
-// past the end of every file.
-type Line int
+// readArgNames are ReadArgs's members, in their schema's order.
+var readArgNames = []string{"path", "startLine", "endLine"}
 
-// UnmarshalJSON reads an integral JSON number, clamping it to the int
-// range.
-func (l *Line) UnmarshalJSON(b []byte) error {
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || f != math.Trunc(f) {
-		return errors.New("a line number must be an integer")
+// parseReadArgs decodes project_fs_read's arguments and checks the line
+// range on its own.
+func parseReadArgs(raw json.RawMessage) (args ReadArgs, err error) {
+	a, err := decodeArguments(ToolRead, raw, readArgNames)
+	if err != nil {
+		return args, err
 	}
-	n, err := strconv.Atoi(string(b))
-	switch {
-	case err == nil:
-		*l = Line(n)
-	case f > 0:
-		*l = Line(math.MaxInt)
-	default:
-		*l = Line(math.MinInt)
+	if args.Path, err = a.str("path"); err != nil {
+		return args, err
 	}
-	return nil
+	if args.StartLine, err = a.integer("startLine", 1); err != nil {
+		return args, err
+	}
+	if args.EndLine, err = a.integer("endLine", 1); err != nil {
+		return args, err
+	}
+	if args.EndLine > 0 && args.EndLine < max(args.StartLine, 1) {
+		return args, argError("endLine must not be before startLine")
+	}
+	if _, given := a.given("path"); !given {
+		return args, argError("path is required: name a file relative to the project root, such as README.md")
+	}
+	if args.Path == "" {
+		return args, argError("path is empty: name a file relative to the project root, such as README.md")
+	}
+	return args, nil
 }
 
 // ReadResult is project_fs_read's structured result.
@@ -67,84 +72,78 @@ const (
 	binaryProbe = 8 << 10
 )
 
-func (s *Server) read(ctx context.Context, _ *sdk.CallToolRequest, args ReadArgs) (*sdk.CallToolResult, ReadResult, error) {
-	if err := checkRange(args); err != nil {
-		return nil, ReadResult{}, err
-	}
-	if args.Path == "" {
-		return nil, ReadResult{}, errors.New("path is empty: name a file relative to the project root")
-	}
-	rel, err := Clean(args.Path)
+func (s *Server) read(ctx context.Context, raw json.RawMessage) (any, string, error) {
+	args, err := parseReadArgs(raw)
 	if err != nil {
-		return nil, ReadResult{}, err
+		return nil, "", err
+	}
+	rel, err := s.relative(args.Path)
+	if err != nil {
+		return nil, "", err
 	}
 	f, _, err := files.OpenFile(s.root, s.pol, rel)
 	switch {
 	case errors.Is(err, files.ErrIsDir):
-		return nil, ReadResult{}, errors.New("is a directory: project_fs_read needs a file; use project_fs_list for a folder")
+		return nil, "", errors.New("is a directory: project_fs_read needs a file; use project_fs_list for a folder")
 	case err != nil:
-		return nil, ReadResult{}, errNoSuchFile
+		return nil, "", errNoSuchFile
 	}
 	defer f.Close()
-	res, err := readSlice(ctx, f, args.StartLine, args.EndLine)
+	res, err := readSlice(ctx, f, max(args.StartLine, 1), args.EndLine)
 	if err != nil {
-		return nil, ReadResult{}, err
+		return nil, "", err
 	}
 	res.Path = rel
-	return nil, res, nil
-}
-
-// checkRange checks the line arguments on their own.
-func checkRange(args ReadArgs) error {
-	switch {
-	case args.StartLine != nil && *args.StartLine < 1:
-		return errors.New("invalid startLine: lines are numbered from 1")
-	case args.EndLine != nil && *args.EndLine < 1:
-		return errors.New("invalid endLine: lines are numbered from 1")
-	case args.StartLine != nil && args.EndLine != nil && *args.EndLine < *args.StartLine:
-		return errors.New("invalid line range: endLine is before startLine")
-	}
-	return nil
+	return res, "", nil
 }
 
 // errBinary refuses a file with a NUL byte in its first 8 KiB.
 var errBinary = errors.New("binary file: it has a NUL byte in its first 8 KiB; only text files can be read")
 
 // readSlice streams r once: it refuses binary content, counts lines, and
-// keeps the bytes of lines start..end (1-based, inclusive; nil: the first
-// and the last line) within the cap.
-func readSlice(ctx context.Context, r io.Reader, start, end *Line) (ReadResult, error) {
+// keeps the bytes of lines first..last (1-based, inclusive; last 0: to the
+// last line) within the cap.
+func readSlice(ctx context.Context, r io.Reader, first, last int) (ReadResult, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(binaryProbe)
 	if bytes.IndexByte(head, 0) >= 0 {
 		return ReadResult{}, errBinary
 	}
-	s := lineScan{first: 1, last: -1}
-	if start != nil {
-		s.first = int(*start)
-	}
-	if end != nil {
-		s.last = int(*end)
+	s := lineScan{first: first, last: -1}
+	if last > 0 {
+		s.last = last
 	}
 	if err := s.run(ctx, br); err != nil {
 		return ReadResult{}, err
 	}
 	total := s.totalLines()
-	if s.first > total && !(s.first == 1 && total == 0) {
-		if s.first == math.MaxInt {
-			return ReadResult{}, fmt.Errorf("line range past the end: startLine is after the last line (the file has %d lines)", total)
-		}
-		return ReadResult{}, fmt.Errorf("line range past the end: startLine %d is after the last line (the file has %d lines)", s.first, total)
+	if first > total && !(first == 1 && total == 0) {
+		return ReadResult{}, pastTheEnd(first, total)
 	}
-	last := total
-	if s.last >= 1 {
-		last = min(s.last, total)
+	end := total
+	if last > 0 {
+		end = min(last, total)
 	}
 	content, truncated := s.keep.content()
 	return ReadResult{
-		Content: content, TotalLines: total, ReturnedLines: max(0, last-s.first+1),
+		Content: content, TotalLines: total, ReturnedLines: max(0, end-first+1),
 		Bytes: len(content), Truncated: truncated,
 	}, nil
+}
+
+// pastTheEnd refuses a startLine after the file's last line.
+func pastTheEnd(first, total int) error {
+	if total == 0 {
+		return argError("line range past the end: the file is empty, so startLine must be 1 (or left out)")
+	}
+	lines := "lines"
+	if total == 1 {
+		lines = "line"
+	}
+	if first == math.MaxInt {
+		return argError(fmt.Sprintf("line range past the end: startLine must be at most %d, the file has %d %s", total, total, lines))
+	}
+	return argError(fmt.Sprintf("line range past the end: startLine must be at most %d, the file has %d %s (startLine is %d)", total, total, lines, first))
 }
 
 // lineScan follows line numbers through a stream and hands the bytes of

@@ -8,36 +8,34 @@ import (
 	"unicode/utf8"
 )
 
-func intp(n int) *Line { l := Line(n); return &l }
-
 func TestReadSliceLines(t *testing.T) {
 	const text = "one\ntwo\nthree\nfour"
 	cases := []struct {
 		name       string
 		in         string
-		start, end *Line
+		start, end int // 0: absent
 		content    string
 		total, ret int
 		err        string
 	}{
-		{"whole", text, nil, nil, text, 4, 4, ""},
-		{"middle", text, intp(2), intp(3), "two\nthree\n", 4, 2, ""},
-		{"one line", text, intp(3), intp(3), "three\n", 4, 1, ""},
-		{"last line without newline", text, intp(4), nil, "four", 4, 1, ""},
-		{"end past the last line is the last line", text, intp(3), intp(99), "three\nfour", 4, 2, ""},
-		{"start past the end", text, intp(5), nil, "", 0, 0, "line range past the end"},
-		{"trailing newline", "a\nb\n", nil, nil, "a\nb\n", 2, 2, ""},
-		{"trailing newline, line 3", "a\nb\n", intp(3), nil, "", 0, 0, "past the end"},
-		{"empty lines", "\n\n\n", intp(2), intp(2), "\n", 3, 1, ""},
-		{"empty file", "", nil, nil, "", 0, 0, ""},
-		{"empty file from line 1", "", intp(1), intp(1), "", 0, 0, ""},
-		{"empty file from line 2", "", intp(2), nil, "", 0, 0, "past the end"},
-		{"CRLF kept", "a\r\nb\r\n", intp(2), nil, "b\r\n", 2, 1, ""},
-		{"binary", "text\x00more", nil, nil, "", 0, 0, "binary file"},
-		{"invalid UTF-8 replaced", "caf\xe9\n", nil, nil, "caf\uFFFD\n", 1, 1, ""},
+		{"whole", text, 0, 0, text, 4, 4, ""},
+		{"middle", text, 2, 3, "two\nthree\n", 4, 2, ""},
+		{"one line", text, 3, 3, "three\n", 4, 1, ""},
+		{"last line without newline", text, 4, 0, "four", 4, 1, ""},
+		{"end past the last line is the last line", text, 3, 99, "three\nfour", 4, 2, ""},
+		{"start past the end", text, 5, 0, "", 0, 0, "line range past the end"},
+		{"trailing newline", "a\nb\n", 0, 0, "a\nb\n", 2, 2, ""},
+		{"trailing newline, line 3", "a\nb\n", 3, 0, "", 0, 0, "past the end"},
+		{"empty lines", "\n\n\n", 2, 2, "\n", 3, 1, ""},
+		{"empty file", "", 0, 0, "", 0, 0, ""},
+		{"empty file from line 1", "", 1, 1, "", 0, 0, ""},
+		{"empty file from line 2", "", 2, 0, "", 0, 0, "past the end"},
+		{"CRLF kept", "a\r\nb\r\n", 2, 0, "b\r\n", 2, 1, ""},
+		{"binary", "text\x00more", 0, 0, "", 0, 0, "binary file"},
+		{"invalid UTF-8 replaced", "caf\xe9\n", 0, 0, "caf\uFFFD\n", 1, 1, ""},
 	}
 	for _, tc := range cases {
-		res, err := readSlice(context.Background(), strings.NewReader(tc.in), tc.start, tc.end)
+		res, err := readSlice(context.Background(), strings.NewReader(tc.in), max(tc.start, 1), tc.end)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: err %v, want %q", tc.name, err, tc.err)
@@ -52,11 +50,11 @@ func TestReadSliceLines(t *testing.T) {
 
 func TestReadSliceBinaryProbe(t *testing.T) {
 	late := strings.Repeat("a", 8192) + "\x00"
-	if _, err := readSlice(context.Background(), strings.NewReader(late), nil, nil); err != nil {
+	if _, err := readSlice(context.Background(), strings.NewReader(late), 1, 0); err != nil {
 		t.Errorf("a NUL after the first 8 KiB refused: %v", err)
 	}
 	early := strings.Repeat("a", 8191) + "\x00"
-	if _, err := readSlice(context.Background(), strings.NewReader(early), nil, nil); err != errBinary {
+	if _, err := readSlice(context.Background(), strings.NewReader(early), 1, 0); err != errBinary {
 		t.Errorf("a NUL at byte 8,192: %v", err)
 	}
 }
@@ -68,7 +66,7 @@ func TestReadSliceCap(t *testing.T) {
 		b.WriteString(line(i))
 	}
 	text := b.String() // 505,000 bytes
-	res, err := readSlice(context.Background(), strings.NewReader(text), nil, nil)
+	res, err := readSlice(context.Background(), strings.NewReader(text), 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +78,11 @@ func TestReadSliceCap(t *testing.T) {
 	}
 	// The slice is taken first: lines 1001..3000 are 202,000 bytes, under
 	// the cap; 1001..3100 are 212,100, over it.
-	res, _ = readSlice(context.Background(), strings.NewReader(text), intp(1001), intp(3000))
+	res, _ = readSlice(context.Background(), strings.NewReader(text), 1001, 3000)
 	if res.Truncated || res.Content != text[1000*101:3000*101] || res.ReturnedLines != 2000 {
 		t.Errorf("slice under the cap: truncated %v, %d bytes", res.Truncated, res.Bytes)
 	}
-	res, _ = readSlice(context.Background(), strings.NewReader(text), intp(1001), intp(3100))
+	res, _ = readSlice(context.Background(), strings.NewReader(text), 1001, 3100)
 	slice := text[1000*101 : 3100*101]
 	want = slice[:keepBytes] + fmt.Sprintf("…[%d bytes truncated]…", len(slice)-capBytes) + slice[len(slice)-keepBytes:]
 	if !res.Truncated || res.Content != want {
@@ -92,7 +90,7 @@ func TestReadSliceCap(t *testing.T) {
 	}
 	// Exactly at the cap nothing is cut.
 	exact := strings.Repeat("y", capBytes)
-	if res, _ := readSlice(context.Background(), strings.NewReader(exact), nil, nil); res.Truncated || res.Content != exact {
+	if res, _ := readSlice(context.Background(), strings.NewReader(exact), 1, 0); res.Truncated || res.Content != exact {
 		t.Error("a slice of exactly 204,800 bytes was cut")
 	}
 }
@@ -100,7 +98,7 @@ func TestReadSliceCap(t *testing.T) {
 func TestReadSliceCapOnCharacterBoundaries(t *testing.T) {
 	// "é" is two bytes; with an odd prefix every cut point falls inside one.
 	text := "x" + strings.Repeat("é", capBytes) // 409,601 bytes
-	res, err := readSlice(context.Background(), strings.NewReader(text), nil, nil)
+	res, err := readSlice(context.Background(), strings.NewReader(text), 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,6 +26,11 @@ type Options struct {
 	// Root is the guarded workspace root; nil when it cannot be opened
 	// (then nothing is visible).
 	Root *fsguard.Root
+	// RootPaths are the absolute, clean spellings of the workspace root
+	// (the working directory as given, and with symlinks resolved): an
+	// absolute path argument inside one of them is taken as the path
+	// relative to it. None: every absolute path is refused.
+	RootPaths []string
 	// Policy is the backend's settled visibility policy.
 	Policy *policy.Policy
 	// Version is reported in the MCP handshake.
@@ -33,28 +39,63 @@ type Options struct {
 
 // Server serves the two tools over one workspace view.
 type Server struct {
-	root *fsguard.Root
-	pol  *policy.Policy
-	mcp  *sdk.Server
+	root  *fsguard.Root
+	roots []string
+	pol   *policy.Policy
+	mcp   *sdk.Server
 }
 
 // New returns a Server for opts.
 func New(opts Options) *Server {
-	s := &Server{root: opts.Root, pol: opts.Policy.WithNoise(SkippedNames...)}
+	s := &Server{root: opts.Root, roots: opts.RootPaths, pol: opts.Policy.WithNoise(SkippedNames...)}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "scout", Version: opts.Version}, nil)
-	sdk.AddTool(s.mcp, &sdk.Tool{
-		Name:         ToolList,
-		Description:  "List a folder of the project (or walk it with recursive), sorted by path. Hidden, protected and ignored entries never appear.",
+	s.addTool(&sdk.Tool{
+		Name: ToolList,
+		Description: "List a folder of the project (or walk it with recursive), sorted by path. " +
+			"Hidden, protected and ignored entries never appear. A recursive listing returns at most 2000 entries unless limit says otherwise; truncated and next say how to see the rest.",
 		Annotations:  readOnly(),
-		OutputSchema: listOutputSchema(),
+		InputSchema:  schemaFor[ListArgs](map[string]bounds{"limit": {1, maxLimit}}),
+		OutputSchema: outputSchema[ListResult](),
 	}, s.list)
-	sdk.AddTool(s.mcp, &sdk.Tool{
-		Name:        ToolRead,
-		Description: "Read lines of a text file of the project (1-based, endLine inclusive). Above 204,800 bytes the middle of the slice is cut out.",
-		Annotations: readOnly(),
-		InputSchema: readSchema(),
+	s.addTool(&sdk.Tool{
+		Name:         ToolRead,
+		Description:  "Read lines of a text file of the project (1-based, endLine inclusive). Above 204,800 bytes the middle of the slice is cut out.",
+		Annotations:  readOnly(),
+		InputSchema:  schemaFor[ReadArgs](map[string]bounds{"startLine": {1, 0}, "endLine": {1, 0}}),
+		OutputSchema: outputSchema[ReadResult](),
 	}, s.read)
 	return s
+}
+
+// toolFunc does one tool's work on its raw arguments: a structured result
+// and its text (empty: the result's JSON), or an error whose text is the
+// answer.
+type toolFunc func(ctx context.Context, args json.RawMessage) (result any, text string, err error)
+
+// addTool registers a tool whose handler decodes its own arguments (see
+// args.go): the SDK's typed tools would answer argument errors with its
+// validator's messages. Every error is an isError result, never a
+// JSON-RPC error.
+func (s *Server) addTool(t *sdk.Tool, h toolFunc) {
+	s.mcp.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		var res sdk.CallToolResult
+		out, text, err := h(ctx, req.Params.Arguments)
+		if err != nil {
+			res.SetError(err)
+			return &res, nil
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			res.SetError(err) // not reached: the results are plain data
+			return &res, nil
+		}
+		if text == "" {
+			text = string(b)
+		}
+		res.Content = []sdk.Content{&sdk.TextContent{Text: text}}
+		res.StructuredContent = json.RawMessage(b)
+		return &res, nil
+	})
 }
 
 // readOnly describes both tools: they only read, and only the project.
@@ -63,30 +104,40 @@ func readOnly() *sdk.ToolAnnotations {
 	return &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
 }
 
-// readSchema is the schema generated from ReadArgs, with line numbers
-// constrained to be at least 1.
-func readSchema() *jsonschema.Schema {
-	sch, err := jsonschema.For[ReadArgs](nil)
+// bounds are an integer argument's minimum and maximum (0: none).
+type bounds struct{ min, max float64 }
+
+// schemaFor is the input schema generated from the arguments type T:
+// plain types ("integer", "boolean", "string"), the optional members not
+// required, no other member allowed, with the integer bounds given.
+func schemaFor[T any](ints map[string]bounds) *jsonschema.Schema {
+	sch, err := jsonschema.For[T](nil)
 	if err != nil {
-		panic(err) // a programming error in ReadArgs
+		panic(err) // a programming error in T
 	}
-	one := 1.0
-	for _, name := range []string{"startLine", "endLine"} {
-		sch.Properties[name].Minimum = &one
+	for name, b := range ints {
+		p := sch.Properties[name]
+		p.Minimum = &b.min
+		if b.max > 0 {
+			p.Maximum = &b.max
+		}
 	}
 	return sch
 }
 
-// listOutputSchema is the schema generated from ListResult, with entries
-// an array: the tool never answers null for it (a Go slice alone would
-// make the generated type "null or array").
-func listOutputSchema() *jsonschema.Schema {
-	sch, err := jsonschema.For[ListResult](nil)
+// outputSchema is the schema generated from the result type T, its
+// arrays declared as arrays: the tools never answer null for them (a Go
+// slice alone would make the generated type "null or array").
+func outputSchema[T any]() *jsonschema.Schema {
+	sch, err := jsonschema.For[T](nil)
 	if err != nil {
-		panic(err) // a programming error in ListResult
+		panic(err) // a programming error in T
 	}
-	sch.Properties["entries"].Types = nil
-	sch.Properties["entries"].Type = "array"
+	for _, p := range sch.Properties {
+		if len(p.Types) == 2 && p.Types[0] == "null" && p.Types[1] == "array" {
+			p.Types, p.Type = nil, "array"
+		}
+	}
 	return sch
 }
 

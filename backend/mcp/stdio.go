@@ -36,7 +36,12 @@ const MaxFrameBytes = sdk.DefaultMaxLineLength
 // guard therefore waits, at most eofAnswerWait, until the SDK has answered
 // every request it was handed, and only then lets it see the end.
 func Stdio(in io.Reader, out io.Writer) sdk.Transport {
-	w := &frameWriter{w: out, answered: make(chan struct{}, 1)}
+	return stdio(in, out, eofAnswerWait)
+}
+
+// stdio is Stdio waiting at most wait for the answers at end of input.
+func stdio(in io.Reader, out io.Writer, wait time.Duration) sdk.Transport {
+	w := &frameWriter{w: out, wait: wait, answered: make(chan struct{}, 1)}
 	pr, pw := io.Pipe()
 	go guard(in, pw, w)
 	return &sdk.IOTransport{Reader: pr, Writer: w}
@@ -52,6 +57,7 @@ const eofAnswerWait = 3 * time.Second
 type frameWriter struct {
 	mu       sync.Mutex
 	w        io.Writer
+	wait     time.Duration // the most awaitAnswers waits
 	pending  int
 	answered chan struct{} // signalled when pending drops
 }
@@ -86,9 +92,9 @@ func (f *frameWriter) expectAnswer() {
 }
 
 // awaitAnswers waits until every request handed to the SDK is answered,
-// or eofAnswerWait has passed.
+// or f.wait has passed.
 func (f *frameWriter) awaitAnswers() {
-	deadline := time.NewTimer(eofAnswerWait)
+	deadline := time.NewTimer(f.wait)
 	defer deadline.Stop()
 	for {
 		f.mu.Lock()

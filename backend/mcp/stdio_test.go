@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -151,4 +152,63 @@ func FuzzStdioFrames(f *testing.F) {
 		s.send(string(bytes.ReplaceAll(line, []byte("\n"), []byte(" "))))
 		s.ping()
 	})
+}
+
+// TestEndOfInputEndsOnceAnswered: at end of input the server waits for
+// the answers to the requests it read, and ends as soon as they are
+// written, not when its wait runs out: here the wait is an hour, so a
+// server that missed an answer would still be waiting when the test gives
+// up. (The black-box TestEndOfInputAnswersWhatWasRead checks the answers
+// and the exit status of the real binary.)
+func TestEndOfInputEndsOnceAnswered(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, "a.txt << hello\n")
+	root, err := fsguard.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	pol, err := policy.New(1, dir, policy.Rules{RespectIgnore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":"list","method":"tools/call","params":{"name":"project_fs_list","arguments":{"recursive":true}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":"read","method":"tools/call","params":{"name":"project_fs_read","arguments":{"path":"a.txt"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":"ping","method":"ping"}`)
+	var out lockedWriter
+	ended := make(chan error, 1)
+	go func() {
+		ended <- New(Options{Root: root, Policy: pol, Version: "test"}).Run(context.Background(), stdio(in, &out, time.Hour))
+	}()
+	select {
+	case <-ended:
+	case <-time.After(time.Minute):
+		t.Fatalf("still waiting at end of input after answering %q", out.String())
+	}
+	for _, id := range []string{"init", "list", "read", "ping"} {
+		if !strings.Contains(out.String(), `"id":"`+id+`","result"`) {
+			t.Errorf("no answer to %s in %q", id, out.String())
+		}
+	}
+}
+
+// lockedWriter is a bytes.Buffer safe for the server's writer and the
+// test's reader.
+type lockedWriter struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lockedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }

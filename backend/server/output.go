@@ -40,14 +40,23 @@ func (s *Server) writeResultLocked(id string, result any) {
 	if st, ok := result.(wire.Stamper); ok {
 		st.SetTS(s.now())
 	}
-	line, err := appendResponse(nil, id, result)
+	line, err := appendResponse(s.lineBuf[:0], id, result)
 	if err != nil {
 		fmt.Fprintf(s.opts.Log, "scout backend: encoding a result: %v\n", err)
 		s.writeErrorLocked(&id, wire.NewError(wire.CodeInternal))
 		return
 	}
-	s.writeBytesLocked(append(line, '\n'))
+	line = append(line, '\n')
+	s.writeBytesLocked(line)
+	if cap(line) <= maxKeptLine {
+		s.lineBuf = line // written: its room serves the next result
+	}
 }
+
+// maxKeptLine bounds the room kept for the next result line: a page of
+// project.index or a project.files report (1 MiB), so a walk's hundred
+// pages do not each allocate (and clear) a megabyte.
+const maxKeptLine = 2 << 20
 
 // appender is a result with its own encoder (the project.files report).
 type appender interface {

@@ -59,7 +59,8 @@ type Server struct {
 
 	outMu    sync.Mutex // serializes writes and terminal responses
 	out      io.Writer
-	writeErr error // the first write error, or errShutdown after the shutdown result: no more writes
+	lineBuf  []byte // a result line's room, reused; guarded by outMu
+	writeErr error  // the first write error, or errShutdown after the shutdown result: no more writes
 
 	mu          sync.Mutex // guards the fields below; never held while writing
 	initialized bool

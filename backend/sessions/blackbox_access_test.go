@@ -19,7 +19,11 @@ func startUnprivileged(t *testing.T, e env) *scouttest.Proc {
 	t.Helper()
 	asuser.Share(e.home)
 	asuser.Share(e.ws)
-	p := scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: []string{"SCOUT_HOME=" + e.home}, Unprivileged: true})
+	// A home the unprivileged backend may enter, without any agent's store
+	// (the test process's own home is private to it).
+	home := t.TempDir()
+	asuser.Share(home)
+	p := scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: []string{"SCOUT_HOME=" + e.home, "HOME=" + home}, Unprivileged: true})
 	p.Initialize(sessionCaps...)
 	return p
 }

@@ -269,7 +269,7 @@ func TestOpenErrorsKeepTheAttachment(t *testing.T) {
 	}
 	var open wire.SessionOpenResult
 	m := p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "chat"}, &open)
-	want := wire.Attachment{SessionID: "chat", Saved: true}
+	want := wire.Attachment{SessionID: "chat", Agent: wire.AgentScout, Saved: true}
 	if open.Attachment != want || open.Session.Cwd != wire.CwdVerified || open.Session.Title != "hi" || open.Session.Records != 1 {
 		t.Fatalf("open %s", m.Raw)
 	}
@@ -388,7 +388,7 @@ func wantMembers(t *testing.T, what string, raw jsontext.Value, want ...string) 
 	return vals
 }
 
-var rowMembers = []string{"id", "title", "created_at", "updated_at", "cwd", "busy", "records"}
+var rowMembers = []string{"id", "agent", "title", "created_at", "updated_at", "cwd", "busy", "records"}
 
 // TestRowShapeAndListOrder: every result and row has exactly the members
 // of PROTOCOL.md §6 in its order; times are UTC with milliseconds (first
@@ -411,7 +411,7 @@ func TestRowShapeAndListOrder(t *testing.T) {
 	p := e.start(t)
 	m := p.Call(wire.MethodSessionList, map[string]any{})
 	vals := wantMembers(t, "session.list result", m.Result, "sessions", "notices", "ts")
-	wantMembers(t, "notices", vals["notices"], "sessions_omitted_invalid", "sessions_other_directories")
+	wantMembers(t, "notices", vals["notices"], "sessions_omitted_invalid", "sessions_other_directories", "sessions_omitted_oversized")
 	var res wire.SessionListResult
 	m.Decode(t, &res)
 	var order []string
@@ -441,10 +441,10 @@ func TestRowShapeAndListOrder(t *testing.T) {
 	m = p.Call(wire.MethodSessionOpen, map[string]any{"id": "old"})
 	vals = wantMembers(t, "session.open result", m.Result, "session", "attachment", "ts")
 	wantMembers(t, "open row", vals["session"], rowMembers...)
-	wantMembers(t, "attachment", vals["attachment"], "session_id", "saved")
+	wantMembers(t, "attachment", vals["attachment"], "session_id", "agent", "saved")
 	m = p.Call(wire.MethodSessionNew, nil)
 	vals = wantMembers(t, "session.new result", m.Result, "attachment", "ts")
-	wantMembers(t, "attachment", vals["attachment"], "session_id", "saved")
+	wantMembers(t, "attachment", vals["attachment"], "session_id", "agent", "saved")
 	if !strings.Contains(string(vals["attachment"]), `"saved":false`) {
 		t.Errorf("session.new %s", m.Raw)
 	}

@@ -121,7 +121,7 @@ func TestRowTooLargeForAPage(t *testing.T) {
 	t.Parallel()
 	const ts = "2026-01-02T03:04:05Z"
 	empty, err := wire.Marshal(wire.SessionRow{
-		ID: "big", CreatedAt: "2026-01-02T03:04:05.000Z", UpdatedAt: "2026-01-02T03:04:05.000Z",
+		ID: "big", Agent: wire.AgentScout, CreatedAt: "2026-01-02T03:04:05.000Z", UpdatedAt: "2026-01-02T03:04:05.000Z",
 		Cwd: wire.CwdUnverified, Records: 1,
 	})
 	if err != nil {

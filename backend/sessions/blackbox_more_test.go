@@ -275,7 +275,7 @@ func TestSessionNewAndOpen(t *testing.T) {
 	}
 	var open wire.SessionOpenResult
 	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": "chat"}, &open)
-	if open.Session.ID != "chat" || open.Session.Title != "hello" || open.Attachment != (wire.Attachment{SessionID: "chat", Saved: true}) {
+	if open.Session.ID != "chat" || open.Session.Title != "hello" || open.Attachment != (wire.Attachment{SessionID: "chat", Agent: wire.AgentScout, Saved: true}) {
 		t.Errorf("open %+v", open)
 	}
 	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": "mixed"}), wire.CodeCwdMismatch)

@@ -3,46 +3,42 @@ package sessions
 import (
 	"context"
 
-	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
 // Scan phases.
 const (
-	phaseEnumerate = iota // first pass: names in OS order, histories read
-	phaseValidate         // second pass: the inventory signature again
+	phaseEnumerate = iota // first pass: every source's names in OS order, histories read
+	phaseValidate         // second pass: every source's inventory signature again
 	phaseDone
 )
 
-// scan is one session.discover scan, held between requests: the store's
-// directory iterator, at most one history reader with the line buffer, the
-// row that did not fit the last page, cumulative notices and the first
-// pass's signature. Its memory does not depend on the store's size.
+// scan is one session.discover scan, held between requests: the sources
+// in the order of the table, each store's directory iterator as its turn
+// comes, at most one history reader with the line buffer, the row that
+// did not fit the last page, cumulative notices and each store's
+// first-pass signature. Its memory does not depend on the stores' size.
 type scan struct {
 	id        uint64
 	issued    uint64 // the sequence of the one cursor that may be used next; 0: none
 	dead      bool   // abandoned, poisoned or complete: its cursors are stale
 	attachGen uint64
 	walker
-	pending *wire.SessionRow
+	pending []wire.SessionRow // rows found that did not fit the last page
 	phase   int
-	vdir    *fsguard.Dir
+	vrun    int   // the run the second pass is at
+	vtree   *tree // its second-pass iterator (nil until begun)
 	second  signature
 }
 
 // close releases the scan's descriptors; the scan stays dead.
 func (sc *scan) close() {
 	sc.dead = true
-	if sc.reader != nil {
-		sc.reader.close()
-		sc.reader = nil
+	if sc.vtree != nil {
+		sc.vtree.close()
+		sc.vtree = nil
 	}
-	if sc.vdir != nil {
-		sc.vdir.Close()
-		sc.vdir = nil
-	}
-	sc.st.close()
-	sc.lb = lineBuffer{}
+	sc.closeRuns()
 }
 
 // Discover answers one session.discover request. commit, when not nil,
@@ -63,7 +59,7 @@ func (s *Service) Discover(ctx context.Context, cursor *string) (*wire.DiscoverR
 		s.abandon(sc)
 		return res, nil, nil
 	}
-	next := s.cursors.encode(sc.id, seq+1)
+	next := s.cursors.Encode(sc.id, seq+1)
 	res.Cursor = &next
 	return res, func() { s.issue(sc, seq+1) }, nil
 }
@@ -75,7 +71,7 @@ func (s *Service) resume(cursor *string) (*scan, uint64, error) {
 		sc, err := s.start()
 		return sc, 0, err
 	}
-	id, seq, ok := s.cursors.decode(*cursor)
+	id, seq, ok := s.cursors.Decode(*cursor)
 	if !ok {
 		return nil, 0, wire.NewError(wire.CodeInvalidCursor)
 	}
@@ -103,17 +99,12 @@ func (s *Service) start() (*scan, error) {
 	s.scanSeq++
 	id := s.scanSeq
 	s.mu.Unlock()
-	st, err := openStore(s.cfg.Home)
-	if err != nil {
-		return nil, protocolError(err)
-	}
 	sc := &scan{id: id, attachGen: s.attachGen()}
-	sc.st = st
-	sc.match = newCwdMatcher(s.cfg.Workspace)
+	sc.runs = s.runs(newCwdMatcher(s.cfg.Workspace))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.scanSeq != id { // impossible with one discover in flight; be safe
-		st.close()
+		sc.closeRuns()
 		return nil, wire.NewError(wire.CodeStaleRevision)
 	}
 	s.scan = sc
@@ -145,11 +136,24 @@ func (s *Service) abandon(sc *scan) {
 	}
 }
 
-// unchanged is the check before and after every step: the store directory,
-// the attachment identity, and the history being read.
+// unchanged is the check before and after every step: every store opened
+// so far (the directories held open in it), the attachment identity, the
+// history being read and the second pass's directories.
 func (s *Service) unchanged(sc *scan) bool {
-	return sc.st.unchanged() && s.attachGen() == sc.attachGen &&
-		(sc.reader == nil || !sc.reader.changed())
+	if s.attachGen() != sc.attachGen || sc.reader != nil && sc.reader.changed() {
+		return false
+	}
+	for _, r := range sc.runs {
+		if r.readable() || r.tree != nil && r.tree.missing {
+			if !r.tree.unchanged() {
+				return false
+			}
+		}
+		if r.db != nil && !r.db.unchanged() {
+			return false
+		}
+	}
+	return sc.vtree == nil || sc.vtree.unchanged()
 }
 
 // page runs one step of sc and returns its page.
@@ -179,14 +183,16 @@ func (s *Service) page(ctx context.Context, sc *scan) (*wire.DiscoverResult, err
 // step does the work of one request until a bound is met and returns the
 // bound's progress word.
 func (s *Service) step(ctx context.Context, sc *scan, b *budget, pg *page) (string, error) {
-	busyNow := func(id string) bool { return busy(sc.st.dir, id, s.cfg.Now()) }
 	for {
-		if sc.pending != nil {
-			fits, err := pg.add(*sc.pending)
+		for len(sc.pending) > 0 {
+			if len(pg.rows) >= PageEntries {
+				return wire.ProgressPageEntries, nil
+			}
+			fits, err := pg.add(sc.pending[0])
 			if err != nil || !fits {
 				return wire.ProgressPageBytes, err
 			}
-			sc.pending = nil
+			sc.pending = sc.pending[1:]
 		}
 		if len(pg.rows) >= PageEntries {
 			return wire.ProgressPageEntries, nil
@@ -198,9 +204,9 @@ func (s *Service) step(ctx context.Context, sc *scan, b *budget, pg *page) (stri
 		var err error
 		switch sc.phase {
 		case phaseEnumerate:
-			word, err = s.enumerate(sc, b, busyNow)
+			word, err = sc.enumerate(ctx, b)
 		case phaseValidate:
-			word, err = s.validate(sc, b)
+			word, err = sc.validate(ctx, b)
 		default:
 			return wire.ProgressComplete, nil
 		}
@@ -210,24 +216,42 @@ func (s *Service) step(ctx context.Context, sc *scan, b *budget, pg *page) (stri
 	}
 }
 
-// enumerate advances the held reader or reads the next name. It returns a
-// progress word when a bound is met.
-func (s *Service) enumerate(sc *scan, b *budget, busyNow func(string) bool) (string, error) {
-	if sc.st.missing {
-		sc.phase = phaseValidate
-		return "", nil
-	}
+// enumerate advances the held reader or reads the next name of the
+// current store, moving on to the next store at the end of one. It
+// returns a progress word when a bound is met.
+func (sc *scan) enumerate(ctx context.Context, b *budget) (string, error) {
 	if sc.reader != nil {
-		done, stop, err := sc.reader.advance(&sc.lb, &sc.parser, sc.match, b)
+		done, stop, err := sc.reader.advance(&sc.lb, b)
 		if stop != "" {
 			return stop, nil
 		}
 		if !done && err == nil {
 			return "", nil
 		}
-		row, err := sc.finish(err, busyNow)
-		sc.pending = row
+		row, err := sc.finish(err)
+		if row != nil {
+			sc.pending = append(sc.pending, *row)
+		}
 		return "", err
+	}
+	if sc.cur == len(sc.runs) {
+		sc.phase = phaseValidate
+		return "", nil
+	}
+	r := sc.runs[sc.cur]
+	if !r.opened {
+		if err := r.start(&sc.notices); err != nil {
+			return "", err
+		}
+		sc.openPrelude(r)
+		return "", nil
+	}
+	if r.db != nil {
+		return sc.enumerateDB(ctx, r, b)
+	}
+	if !r.readable() {
+		sc.cur++
+		return "", nil
 	}
 	if b.entries <= 0 {
 		return wire.ProgressDirectoryWork, nil
@@ -235,42 +259,35 @@ func (s *Service) enumerate(sc *scan, b *budget, busyNow func(string) bool) (str
 	if b.expired() {
 		return wire.ProgressDeadline, nil
 	}
-	name, typ, ok, err := nextEntry(sc.st.dir)
+	f, name, typ, ok, err := r.tree.next()
 	if err != nil {
 		return "", errUnavailable
 	}
 	if !ok {
-		return "", s.beginValidation(sc)
+		sc.cur++
+		return "", nil
 	}
 	b.entries--
 	b.worked = true
-	sc.visit(name, typ)
+	sc.visit(r, f, name, typ)
 	return "", nil
 }
 
-// beginValidation opens the second pass's own iterator on the same store
-// directory (the held descriptor, so a replaced directory cannot slip in).
-func (s *Service) beginValidation(sc *scan) error {
-	sc.phase = phaseValidate
-	d, err := sc.st.root.OpenDir(StoreDir)
-	if err != nil {
-		return errStale
-	}
-	info, err := d.Stat()
-	if err != nil || !info.SameFile(sc.st.info) {
-		d.Close()
-		return errStale
-	}
-	sc.vdir = d
-	return nil
-}
-
-// validate runs the second pass: every name again, each relevant one
-// described afresh, and at the end the two signatures compared.
-func (s *Service) validate(sc *scan, b *budget) (string, error) {
-	if sc.st.missing {
+// validate runs the second pass over each store in turn: every name
+// again, each relevant one described afresh, and at the end of a store
+// the two signatures compared. A store that was missing or unsafe must
+// still be.
+func (sc *scan) validate(ctx context.Context, b *budget) (string, error) {
+	if sc.vrun == len(sc.runs) {
 		sc.phase = phaseDone
 		return wire.ProgressComplete, nil
+	}
+	r := sc.runs[sc.vrun]
+	if r.db != nil {
+		return sc.validateDB(ctx, r, b)
+	}
+	if sc.vtree == nil {
+		return "", sc.beginValidation(r)
 	}
 	if b.entries <= 0 {
 		return wire.ProgressInventoryValidation, nil
@@ -278,26 +295,87 @@ func (s *Service) validate(sc *scan, b *budget) (string, error) {
 	if b.expired() {
 		return wire.ProgressDeadline, nil
 	}
-	name, _, ok, err := nextEntry(sc.vdir)
+	f, name, typ, ok, err := sc.vtree.next()
 	if err != nil {
 		return "", errStale
 	}
 	if !ok {
-		if sc.second != sc.sig {
-			return "", errStale
-		}
-		sc.phase = phaseDone
-		return wire.ProgressComplete, nil
+		return "", sc.endValidation(r)
 	}
 	b.entries--
 	b.worked = true
-	switch class, _ := classify(name); class {
-	case classLock:
-		sc.second.addLock(name)
-	case classHistory:
-		if info, err := sc.vdir.Lstat(name); err == nil {
-			sc.second.addHistory(name, info)
+	if err := revisit(r, sc.vtree, &sc.second, f, name, typ); err != nil {
+		return "", err
+	}
+	return "", nil
+}
+
+// beginValidation opens the second pass's own iterator on r's store
+// through the held root (so a replaced directory cannot slip in) and adds
+// its prelude. A store read as missing or unsafe is probed instead.
+func (sc *scan) beginValidation(r *run) error {
+	if !r.readable() {
+		if !sameState(r) {
+			return errStale
 		}
+		sc.vrun++
+		return nil
+	}
+	vt, err := r.tree.reopen()
+	if err != nil {
+		return errStale
+	}
+	sc.vtree = vt
+	sc.second = signature{}
+	addPreludeSig(r, &sc.second)
+	return nil
+}
+
+// endValidation compares r's two signatures and moves to the next store.
+func (sc *scan) endValidation(r *run) error {
+	sc.vtree.close()
+	sc.vtree = nil
+	if !r.sig.same(sc.second) {
+		return errStale
+	}
+	sc.vrun++
+	return nil
+}
+
+// enumerateDB reads one step of a store of databases: a batch of rows,
+// which wait in sc.pending for room in the page.
+func (sc *scan) enumerateDB(ctx context.Context, r *run, b *budget) (string, error) {
+	if b.limited && b.lines <= 0 {
+		return wire.ProgressHistoryWork, nil
+	}
+	if b.expired() {
+		return wire.ProgressDeadline, nil
+	}
+	rows, ended, err := r.db.next(ctx, b, &sc.notices)
+	if err != nil {
+		return "", err
+	}
+	sc.pending = append(sc.pending, rows...)
+	if ended {
+		sc.cur++
+	}
+	return "", nil
+}
+
+// validateDB runs one step of the second pass over a store of databases.
+func (sc *scan) validateDB(ctx context.Context, r *run, b *budget) (string, error) {
+	if b.limited && b.lines <= 0 {
+		return wire.ProgressInventoryValidation, nil
+	}
+	if b.expired() {
+		return wire.ProgressDeadline, nil
+	}
+	done, err := r.db.validate(ctx, b)
+	if err != nil {
+		return "", err
+	}
+	if done {
+		sc.vrun++
 	}
 	return "", nil
 }

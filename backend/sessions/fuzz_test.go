@@ -76,7 +76,7 @@ func FuzzHistorySummary(f *testing.F) {
 				return
 			}
 		}
-		row, err := sum.row("fuzz", false)
+		row, err := sum.row("fuzz")
 		if err != nil {
 			if err != errNoTime && err != errRowTooLarge {
 				t.Fatalf("row: %v", err)

@@ -8,33 +8,30 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// List answers session.list: every row of this workspace, newest updated_at
-// first (ties by id). It first counts the primary histories (names only)
-// and answers discovery_limit past MaxListHistories before reading any of
+// List answers session.list: every row of this workspace from every
+// source, newest updated_at first (ties by agent, then id). It first
+// counts the primary histories of all sources together (names only) and
+// answers discovery_limit past MaxListHistories before reading any of
 // them.
 func (s *Service) List(ctx context.Context) (*wire.SessionListResult, error) {
 	res := &wire.SessionListResult{Sessions: []wire.SessionRow{}}
-	st, err := openStore(s.cfg.Home)
-	if err != nil {
-		return nil, protocolError(err)
+	w := &walker{runs: s.runs(newCwdMatcher(s.cfg.Workspace))}
+	defer w.closeRuns()
+	n := 0
+	for _, r := range w.runs {
+		if err := r.start(&w.notices); err != nil {
+			return nil, protocolError(err)
+		}
+		if err := countHistories(r, &n); err != nil {
+			return nil, protocolError(err)
+		}
 	}
-	defer st.close()
-	if st.missing {
-		return res, nil
-	}
-	if err := countHistories(st); err != nil {
-		return nil, protocolError(err)
-	}
-	w := &walker{st: st, match: newCwdMatcher(s.cfg.Workspace)}
-	if err := s.walkAll(ctx, w, &res.Sessions); err != nil {
+	if err := w.walkAll(ctx, &res.Sessions); err != nil {
 		return nil, protocolError(err)
 	}
 	res.Notices = w.notices
 	slices.SortFunc(res.Sessions, func(a, b wire.SessionRow) int {
-		if c := cmp.Compare(b.UpdatedAt, a.UpdatedAt); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Or(cmp.Compare(b.UpdatedAt, a.UpdatedAt), cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.ID, b.ID))
 	})
 	return res, nil
 }
@@ -42,69 +39,109 @@ func (s *Service) List(ctx context.Context) (*wire.SessionListResult, error) {
 // errLimit: more than MaxListHistories primary histories.
 var errLimit = wire.NewError(wire.CodeDiscoveryLimit)
 
-// countHistories reads the store's names with a fresh iterator and fails
-// once more than MaxListHistories of them are primary histories.
-func countHistories(st *store) error {
-	d, err := st.root.OpenDir(StoreDir)
+// countHistories reads r's names with a fresh iterator and adds its
+// primary histories (the histories a scan reads, of any file type) to n,
+// failing once all sources together have more than MaxListHistories.
+func countHistories(r *run, n *int) error {
+	if r.db != nil {
+		return r.db.count(n)
+	}
+	if !r.readable() {
+		return nil
+	}
+	t, err := r.tree.reopen()
 	if err != nil {
 		return errUnavailable
 	}
-	defer d.Close()
-	n := 0
+	defer t.close()
 	for {
-		name, _, ok, err := nextEntry(d)
+		f, name, typ, ok, err := t.next()
 		switch {
 		case err != nil:
 			return errUnavailable
 		case !ok:
 			return nil
 		}
-		if class, _ := classify(name); class == classHistory {
-			if n++; n > MaxListHistories {
+		switch e := r.src.entry(f, name); {
+		case e.kind == entryDir && typ.IsDir():
+			t.descend(f, name, e.mine, e.root)
+		case e.kind == entryHistory:
+			if *n++; *n > MaxListHistories {
 				return errLimit
 			}
 		}
 	}
 }
 
-// walkAll reads every history of the store in one go (no step bounds; the
-// record bound and cancellation apply) and appends the rows.
-func (s *Service) walkAll(ctx context.Context, w *walker, rows *[]wire.SessionRow) error {
+// walkAll reads every history of every store in one go (no step bounds;
+// the record bound and cancellation apply) and appends the rows.
+func (w *walker) walkAll(ctx context.Context, rows *[]wire.SessionRow) error {
 	b := unlimitedBudget(ctx)
-	busyNow := func(id string) bool { return busy(w.st.dir, id, s.cfg.Now()) }
-	attempts := 0
-	for {
+	for _, r := range w.runs {
+		if err := w.walkRun(ctx, r, b, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walkRun reads r's prelude and every history of its store.
+func (w *walker) walkRun(ctx context.Context, r *run, b *budget, rows *[]wire.SessionRow) error {
+	for r.db != nil {
+		batch, ended, err := r.db.next(ctx, b, &w.notices)
+		if err != nil {
+			return protocolError(err)
+		}
+		*rows = append(*rows, batch...)
+		if ended {
+			return nil
+		}
+	}
+	w.openPrelude(r)
+	if err := w.readHeld(b, nil); err != nil {
+		return err
+	}
+	for r.readable() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if w.reader != nil {
-			done, _, err := w.reader.advance(&w.lb, &w.parser, w.match, b)
-			if !done && err == nil {
-				continue
-			}
-			name, id := w.reader.name, w.reader.id
-			row, err := w.finish(err, busyNow)
-			if err == errStale && attempts+1 < openAttempts {
-				attempts++ // changed while read (an agent appending): read it again
-				w.open(name, id)
-				continue
-			}
-			attempts = 0
-			if err != nil {
-				return err
-			}
-			if row != nil {
-				*rows = append(*rows, *row)
-			}
-			continue
-		}
-		name, typ, ok, err := nextEntry(w.st.dir)
+		f, name, typ, ok, err := r.tree.next()
 		switch {
 		case err != nil:
 			return errUnavailable
 		case !ok:
 			return nil
 		}
-		w.visit(name, typ)
+		w.visit(r, f, name, typ)
+		if err := w.readHeld(b, rows); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// readHeld reads the held history, if any, to its end and appends its
+// row. A history that changes while it is read (an agent appending to
+// scout's store) is read again, up to openAttempts times in all.
+func (w *walker) readHeld(b *budget, rows *[]wire.SessionRow) error {
+	for attempts := 1; w.reader != nil; attempts++ {
+		done, _, err := w.reader.advance(&w.lb, b)
+		if !done && err == nil {
+			attempts--
+			continue
+		}
+		r, f, name := w.rrun, w.reader.fr, w.reader.name
+		row, err := w.finish(err)
+		if err == errStale && attempts < openAttempts && f != nil {
+			w.open(r, f, name)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if row != nil && rows != nil {
+			*rows = append(*rows, *row)
+		}
+	}
+	return nil
 }

@@ -74,15 +74,31 @@ func (lb *lineBuffer) room() error {
 	return nil
 }
 
+// errOversized: a record over MaxRecordBytes in another agent's store.
+// The history is counted in sessions_omitted_oversized and the scan goes
+// on (in scout's own store it is errRecordTooLarge, which fails it).
+var errOversized = errors.New("sessions: history with a record over 8 MiB")
+
 // historyReader reads one history incrementally. It is held across
-// requests by a scan; between requests it holds only its file, its summary
-// and the scan's lineBuffer.
+// requests by a scan; between requests it holds only its file, its
+// history's summary and the scan's lineBuffer.
+//
+// In scout's own store a history is read to its end and its last line,
+// newline or not, is a record; it must not change while it is read. In a
+// live agent's store (live) only the bytes it had when it was opened are
+// read, an incomplete last line (no newline yet: the agent is writing
+// it) is ignored, a record over 8 MiB ends the read with errOversized,
+// and growing while it is read is no change.
 type historyReader struct {
-	id   string
+	src  source
+	fr   *frame
 	name string
+	path string // below the store's base, for the signature
 	f    *os.File
 	info fsguard.Info // fstat when opened: the history's signature
-	sum  summary
+	hist history
+	live bool
+	left int64 // live: bytes still to read
 }
 
 func (h *historyReader) close() {
@@ -92,20 +108,32 @@ func (h *historyReader) close() {
 	}
 }
 
-// changed reports whether the open file no longer matches the signature
-// it had when it was opened.
+// changed reports whether the open file no longer is what was opened:
+// for scout's own store any change of its signature; for a live store a
+// replaced or shrunk file (growth is an agent appending).
 func (h *historyReader) changed() bool {
 	info, err := fstatFile(h.f)
-	return err != nil || !sameSignature(info, h.info)
+	if err != nil {
+		return true
+	}
+	if !h.live {
+		return !sameSignature(info, h.info)
+	}
+	return info.Dev != h.info.Dev || info.Ino != h.info.Ino || info.Size < h.info.Size ||
+		info.Mode.Perm() != h.info.Mode.Perm() || !info.Mode.IsRegular()
 }
+
+// readSize is the size the signature records for the history: what was
+// there when it was opened.
+func (h *historyReader) readSize() int64 { return h.info.Size }
 
 // advance reads records until the history ends (done), a step bound is met
 // (stop names it), or the history turns out foreign, malformed, unreadable
 // or oversized (err).
-func (h *historyReader) advance(lb *lineBuffer, p *recordParser, m *cwdMatcher, b *budget) (done bool, stop string, err error) {
+func (h *historyReader) advance(lb *lineBuffer, b *budget) (done bool, stop string, err error) {
 	for {
 		if line, ok := lb.nextLine(); ok {
-			if err := h.record(line, p, m); err != nil {
+			if err := h.record(line); err != nil {
 				return false, "", err
 			}
 			if stop, err := h.afterRecord(b); stop != "" || err != nil {
@@ -114,7 +142,7 @@ func (h *historyReader) advance(lb *lineBuffer, p *recordParser, m *cwdMatcher, 
 			continue
 		}
 		if err := lb.room(); err != nil {
-			return false, "", err
+			return false, "", h.tooLarge()
 		}
 		if b.bytes <= 0 {
 			if lb.pending() > 0 {
@@ -125,29 +153,41 @@ func (h *historyReader) advance(lb *lineBuffer, p *recordParser, m *cwdMatcher, 
 		if b.expired() {
 			return false, wire.ProgressDeadline, nil
 		}
-		n, rerr := h.f.Read(lb.data[lb.end : lb.end+b.readLimit(len(lb.data)-lb.end)])
+		want := b.readLimit(len(lb.data) - lb.end)
+		if h.live {
+			want = int(min(int64(want), h.left))
+		}
+		n, rerr := 0, io.EOF
+		if want > 0 {
+			n, rerr = h.f.Read(lb.data[lb.end : lb.end+want])
+		}
 		b.bytes -= int64(n)
+		h.left -= int64(n)
 		lb.end += n
 		switch {
 		case n > 0:
 		case rerr == nil || rerr == io.EOF:
-			return true, "", h.finish(lb, p, m)
+			return true, "", h.finish(lb)
 		default:
 			return false, "", errUnreadable
 		}
 	}
 }
 
-// record parses and applies one complete line.
-func (h *historyReader) record(line []byte, p *recordParser, m *cwdMatcher) error {
+// tooLarge is the error of a record over MaxRecordBytes.
+func (h *historyReader) tooLarge() error {
+	if h.live {
+		return errOversized
+	}
+	return errRecordTooLarge
+}
+
+// record hands one complete line to the history.
+func (h *historyReader) record(line []byte) error {
 	if len(line) > MaxRecordBytes {
-		return errRecordTooLarge
+		return h.tooLarge()
 	}
-	rec, err := p.parse(line)
-	if err != nil {
-		return err
-	}
-	return h.sum.apply(&rec, m)
+	return h.hist.record(line)
 }
 
 // afterRecord charges one line and reports a met bound or cancellation.
@@ -166,13 +206,17 @@ func (h *historyReader) afterRecord(b *budget) (string, error) {
 	return "", nil
 }
 
-// finish handles the end of the file: a last line without a newline is a
-// record too.
-func (h *historyReader) finish(lb *lineBuffer, p *recordParser, m *cwdMatcher) error {
+// finish handles the end of the file: in scout's own store a last line
+// without a newline is a record too; in a live store it is still being
+// written and is ignored.
+func (h *historyReader) finish(lb *lineBuffer) error {
 	if lb.pending() == 0 {
 		return nil
 	}
 	line := lb.data[lb.start:lb.end]
 	lb.start, lb.scanned = lb.end, lb.end
-	return h.record(line, p, m)
+	if h.live {
+		return nil
+	}
+	return h.record(line)
 }

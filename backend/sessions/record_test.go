@@ -66,7 +66,7 @@ func TestParseRecord(t *testing.T) {
 
 func TestSummaryTitles(t *testing.T) {
 	long := strings.Repeat("é", 100) // 100 runes, 200 bytes
-	m := &cwdMatcher{root: "/w", cache: map[string]bool{}}
+	m := &cwdMatcher{root: "/w", cache: map[string]cwdPlace{}}
 	apply := func(s *summary, line string) {
 		t.Helper()
 		rec, err := ParseRecord([]byte(line))
@@ -81,7 +81,7 @@ func TestSummaryTitles(t *testing.T) {
 	apply(&s, `{"type":"user","ts":"2026-01-02T03:04:05.123456+02:00","text":"\u0000\t"}`)
 	apply(&s, `{"type":"user","text":"`+long+`"}`)
 	apply(&s, `{"type":"user","ts":"2026-01-02T05:00:00Z","text":"second"}`)
-	row, err := s.row("x", false)
+	row, err := s.row("x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,19 +96,19 @@ func TestSummaryTitles(t *testing.T) {
 	}
 	apply(&s, `{"type":"title","title":"First \u202etitle\u0007"}`)
 	apply(&s, `{"type":"title","title":"\u200e"}`) // empty once sanitized: ignored
-	if row, _ = s.row("x", false); row.Title != "First title" {
+	if row, _ = s.row("x"); row.Title != "First title" {
 		t.Errorf("title %q", row.Title)
 	}
 	apply(&s, `{"type":"title","title":"`+strings.Repeat("z", PageBytes+1)+`"}`)
-	if _, err := s.row("x", false); err != errRowTooLarge {
+	if _, err := s.row("x"); err != errRowTooLarge {
 		t.Errorf("a title over a page: %v", err)
 	}
 	apply(&s, `{"type":"title","title":"short again"}`)
-	if row, _ = s.row("x", false); row.Title != "short again" {
+	if row, _ = s.row("x"); row.Title != "short again" {
 		t.Errorf("title %q", row.Title)
 	}
 	apply(&s, `{"type":"user","cwd":"/w","ts":"2026-01-02T06:00:00Z"}`)
-	if row, _ = s.row("x", false); row.Cwd != wire.CwdVerified {
+	if row, _ = s.row("x"); row.Cwd != wire.CwdVerified {
 		t.Errorf("cwd %q", row.Cwd)
 	}
 	rec, _ := ParseRecord([]byte(`{"type":"tool","cwd":"/elsewhere"}`))
@@ -117,32 +117,8 @@ func TestSummaryTitles(t *testing.T) {
 	}
 	var empty summary
 	apply(&empty, `{"type":"meta"}`)
-	if _, err := empty.row("x", false); err != errNoTime {
+	if _, err := empty.row("x"); err != errNoTime {
 		t.Errorf("no timestamps: %v", err)
-	}
-}
-
-func TestCursorCodec(t *testing.T) {
-	c := newCursorCodec()
-	for _, v := range [][2]uint64{{1, 1}, {0, 0}, {^uint64(0), ^uint64(0)}, {36, 1295}} {
-		s := c.encode(v[0], v[1])
-		if len(s) > wire.MaxCursorBytes {
-			t.Errorf("cursor %q is %d bytes", s, len(s))
-		}
-		scan, seq, ok := c.decode(s)
-		if !ok || scan != v[0] || seq != v[1] {
-			t.Errorf("decode(%q) = %d %d %v", s, scan, seq, ok)
-		}
-		if _, _, ok := newCursorCodec().decode(s); ok {
-			t.Errorf("another child's codec accepted %q", s)
-		}
-		for i := range len(s) {
-			b := []byte(s)
-			b[i] ^= 1
-			if _, _, ok := c.decode(string(b)); ok {
-				t.Errorf("tampered cursor %q accepted", b)
-			}
-		}
 	}
 }
 
@@ -223,27 +199,6 @@ func FuzzParseRecord(f *testing.F) {
 			if san, _, _ := appendSanitized(nil, rec.Text, MaxTitleRunes, 1<<30); string(san) != string(want) {
 				t.Fatalf("cut %q, want %q", san, string(want))
 			}
-		}
-	})
-}
-
-// FuzzCursorDecode checks the cursor decoder: it never panics, accepts only
-// what encode produces (byte for byte), and round-trips every pair.
-func FuzzCursorDecode(f *testing.F) {
-	c := &cursorCodec{key: [32]byte{1, 2, 3}}
-	f.Add(c.encode(1, 1), uint64(1), uint64(2))
-	f.Add("d1.1.1.AAAAAAAAAAAAAAAAAAAAAA", uint64(0), uint64(0))
-	f.Add("d1..", uint64(99), uint64(1<<63))
-	f.Fuzz(func(t *testing.T, s string, scan, seq uint64) {
-		if gotScan, gotSeq, ok := c.decode(s); ok && c.encode(gotScan, gotSeq) != s {
-			t.Fatalf("accepted %q, which encodes as %q", s, c.encode(gotScan, gotSeq))
-		}
-		enc := c.encode(scan, seq)
-		if len(enc) > wire.MaxCursorBytes {
-			t.Fatalf("cursor of %d bytes", len(enc))
-		}
-		if gotScan, gotSeq, ok := c.decode(enc); !ok || gotScan != scan || gotSeq != seq {
-			t.Fatalf("round trip of %d.%d failed", scan, seq)
 		}
 	})
 }

@@ -79,6 +79,7 @@ func blockMask(b []byte) uint64 {
 // flags below it are dropped. Anything else (a quote, a control
 // character, \u, four bytes, invalid UTF-8) goes to the exact step at the
 // bottom of the loop.
+// Not shared with wire's or catalog's JSON readers: it must check untrusted bytes exactly as jsontext does.
 func scanString(b []byte, i int) (end int, escaped, ok bool) {
 	i++
 	words := 0 // words read one at a time since the last block

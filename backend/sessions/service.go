@@ -1,10 +1,12 @@
 package sessions
 
 import (
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/scoutdev/scout/backend/cursor"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -18,13 +20,22 @@ type Config struct {
 	Workspace string
 	// Now is the clock for the busy hint (time.Now when nil).
 	Now func() time.Time
+	// Stores locates the other agents' stores (StoresFromEnv); the zero
+	// Stores reads scout's own store only.
+	Stores Stores
+	// Sources narrows the sources read to these agents ([sessions] sources
+	// in config.toml); nil reads every source whose store is known.
+	Sources []string
+	// Log receives the few diagnostics the stores give (a database of a
+	// schema scout does not know); nil discards them.
+	Log io.Writer
 }
 
-// Service is the session feature of one backend child: the store, the one
+// Service is the session feature of one backend child: the stores, the one
 // discovery scan it may hold, and the attachment.
 type Service struct {
 	cfg     Config
-	cursors *cursorCodec
+	cursors *cursor.Codec
 
 	mu       sync.Mutex // guards scan, scanSeq and the scan's cursor state
 	scan     *scan

@@ -86,7 +86,7 @@ func (s *summary) setUserText(lit []byte) {
 }
 
 // row builds the session row of a history read in full.
-func (s *summary) row(id string, busy bool) (wire.SessionRow, error) {
+func (s *summary) row(id string) (wire.SessionRow, error) {
 	if !s.hasTS {
 		return wire.SessionRow{}, errNoTime
 	}
@@ -102,7 +102,7 @@ func (s *summary) row(id string, busy bool) (wire.SessionRow, error) {
 		cwd = wire.CwdVerified
 	}
 	row := wire.SessionRow{
-		ID: id, Title: string(title), Cwd: cwd, Busy: busy, Records: s.records,
+		ID: id, Title: string(title), Cwd: cwd, Records: s.records,
 		CreatedAt: formatTime(s.first), UpdatedAt: formatTime(s.last),
 	}
 	return row, fitsPage(row)

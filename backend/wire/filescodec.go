@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -27,10 +28,7 @@ func (r *ProjectFilesResult) AppendJSON(b []byte) ([]byte, error) {
 	// Room for the whole report up front (exact unless a string needs
 	// escapes): one allocation instead of doubling through a megabyte.
 	need := len(`{"command_id":"","generation":-9223372036854775808,"entries":[],"truncated":false,"ts":""}`) + len(r.CommandID) + len(r.TS)
-	for i := range r.Entries {
-		need += len(`{"path":"","kind":""},`) + len(r.Entries[i].Path) + len(r.Entries[i].Kind)
-	}
-	b = slices.Grow(b, need)
+	b = slices.Grow(b, need+entriesSize(r.Entries))
 	var err error
 	b = append(b, `{"command_id":`...)
 	if b, err = appendString(b, r.CommandID); err != nil {
@@ -38,9 +36,34 @@ func (r *ProjectFilesResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, `,"generation":`...)
 	b = strconv.AppendInt(b, r.Generation, 10)
-	b = append(b, `,"entries":[`...)
-	for i := range r.Entries {
-		e := &r.Entries[i]
+	b = append(b, `,"entries":`...)
+	if b, err = appendEntries(b, r.Entries); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"truncated":`...)
+	b = strconv.AppendBool(b, r.Truncated)
+	b = append(b, `,"ts":`...)
+	if b, err = appendString(b, r.TS); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// entriesSize is the encoded size of entries when no string needs escapes.
+func entriesSize(entries []FileEntry) int {
+	need := len(`[]`)
+	for i := range entries {
+		need += len(`{"path":"","kind":""},`) + len(entries[i].Path) + len(entries[i].Kind)
+	}
+	return need
+}
+
+// appendEntries appends entries as a JSON array, as Marshal writes it.
+func appendEntries(b []byte, entries []FileEntry) ([]byte, error) {
+	var err error
+	b = append(b, '[')
+	for i := range entries {
+		e := &entries[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -54,13 +77,7 @@ func (r *ProjectFilesResult) AppendJSON(b []byte) ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
-	b = append(b, `],"truncated":`...)
-	b = strconv.AppendBool(b, r.Truncated)
-	b = append(b, `,"ts":`...)
-	if b, err = appendString(b, r.TS); err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
+	return append(b, ']'), nil
 }
 
 // MarshalJSONTo is AppendJSON for the json package.
@@ -134,7 +151,7 @@ func (r *ProjectFilesResult) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // command id share one allocation. On input that is not valid JSON it
 // returns an error or a partial result, never panics.
 func (r *ProjectFilesResult) DecodeValid(data []byte) error {
-	d := filesDecoder{scan: scan{b: data}, command: [2]int{-1, -1}}
+	d := filesDecoder{listDecoder: listDecoder{scan: scan{b: data}}, command: [2]int{-1, -1}}
 	d.ws()
 	if d.null() {
 		*r = ProjectFilesResult{}
@@ -143,19 +160,41 @@ func (r *ProjectFilesResult) DecodeValid(data []byte) error {
 	if err := d.object(func(key []byte) error { return d.member(r, key) }); err != nil {
 		return err
 	}
-	d.finish(r)
+	all := frozen(d.buf)
+	if d.command[0] >= 0 {
+		r.CommandID = all[d.command[0]:d.command[1]]
+	}
+	d.finish(&r.Entries, all)
 	return d.end()
 }
 
-// filesDecoder collects a report's strings in one buffer, noting where
-// the command id and each entry's path lie in it.
-type filesDecoder struct {
+// frozen returns buf as a string, without copying it when buf is about
+// full: the decoder's buffer is written only while it decodes, and every
+// string it hands out is a slice of this one, so a megabyte page is not
+// copied once more. A buffer much larger than its bytes is copied, so that
+// what a snapshot keeps is its paths' size.
+func frozen(buf []byte) string {
+	if cap(buf)-len(buf) > len(buf)/16+64 {
+		return string(buf)
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
+}
+
+// listDecoder decodes a list of entries, collecting their paths in one
+// buffer and noting where each lies in it.
+type listDecoder struct {
 	scan
 	buf     []byte
-	command [2]int // the command id's span; -1 when absent
 	paths   [][2]int
 	entries []FileEntry
 	gotList bool // entries was present (possibly null)
+}
+
+// filesDecoder decodes a project.files report; the command id shares the
+// paths' buffer.
+type filesDecoder struct {
+	listDecoder
+	command [2]int // the command id's span; -1 when absent
 }
 
 func (d *filesDecoder) member(r *ProjectFilesResult, key []byte) error {
@@ -173,15 +212,7 @@ func (d *filesDecoder) member(r *ProjectFilesResult, key []byte) error {
 			r.Generation, err = d.int()
 		}
 	case "entries":
-		d.entries, d.paths, d.gotList = nil, nil, true
-		if !null {
-			// Room for as many entries as the shortest encoding allows
-			// (trimmed in finish), the paths' bytes and their spans.
-			n := (len(d.b)-d.i)/len(`{"path":"","kind":"file"},`) + 1
-			d.entries, d.paths = make([]FileEntry, 0, n), make([][2]int, 0, n)
-			d.buf = slices.Grow(d.buf, len(d.b)-d.i)
-			err = d.array(d.entry)
-		}
+		err = d.list(null)
 	case "truncated":
 		r.Truncated = false
 		if !null {
@@ -200,8 +231,24 @@ func (d *filesDecoder) member(r *ProjectFilesResult, key []byte) error {
 	return err
 }
 
+// list decodes the entries member (null when null is set).
+func (d *listDecoder) list(null bool) error {
+	d.entries, d.paths, d.gotList = nil, nil, true
+	if null {
+		return nil
+	}
+	// Room for the entries the rest holds (each encoder's entry starts
+	// so; a count off by a few costs a growth or a trim in finish), the
+	// paths' bytes and their spans.
+	rest := len(d.b) - d.i
+	n := bytes.Count(d.b[d.i:], []byte(`{"path":`)) + 1
+	d.entries, d.paths = make([]FileEntry, 0, n), make([][2]int, 0, n)
+	d.buf = slices.Grow(d.buf, max(rest-n*len(`{"path":"","kind":"file"},`), 0)+64)
+	return d.array(d.entry)
+}
+
 // entry decodes one element of entries.
-func (d *filesDecoder) entry() error {
+func (d *listDecoder) entry() error {
 	if d.plainEntry() {
 		return nil
 	}
@@ -242,7 +289,7 @@ func (d *filesDecoder) entry() error {
 // without escapes, {"path":"P","kind":"file"} or "directory", if that is
 // what is next: the backend's every entry, at a fraction of the general
 // path's cost.
-func (d *filesDecoder) plainEntry() bool {
+func (d *listDecoder) plainEntry() bool {
 	const head = `{"path":"`
 	b := d.b[d.i:]
 	if !bytes.HasPrefix(b, []byte(head)) {
@@ -278,7 +325,7 @@ var (
 )
 
 // kind reads an entry's kind, sharing the constants' strings.
-func (d *filesDecoder) kind() (string, error) {
+func (d *listDecoder) kind() (string, error) {
 	raw, esc, err := d.rawString()
 	switch {
 	case err != nil:
@@ -293,12 +340,9 @@ func (d *filesDecoder) kind() (string, error) {
 	return string(raw[1 : len(raw)-1]), nil
 }
 
-// finish sets the strings collected, sharing one allocation.
-func (d *filesDecoder) finish(r *ProjectFilesResult) {
-	all := string(d.buf)
-	if d.command[0] >= 0 {
-		r.CommandID = all[d.command[0]:d.command[1]]
-	}
+// finish sets *entries from what was collected, every path a slice of
+// all (the buffer's one string), when the member was present.
+func (d *listDecoder) finish(entries *[]FileEntry, all string) {
 	if !d.gotList {
 		return
 	}
@@ -308,11 +352,12 @@ func (d *filesDecoder) finish(r *ProjectFilesResult) {
 	for i, sp := range d.paths {
 		d.entries[i].Path = all[sp[0]:sp[1]]
 	}
-	r.Entries = d.entries
+	*entries = d.entries
 }
 
 // scan reads valid JSON. Its errors are for values of the wrong type and
 // for input that turns out not to be valid after all.
+// Not shared with sessions' or catalog's JSON readers: it trusts JSON the json package already validated.
 type scan struct {
 	b []byte
 	i int
@@ -562,5 +607,5 @@ func (s *scan) typeError() error {
 	if err := s.skip(); err != nil {
 		return err
 	}
-	return fmt.Errorf("wire: unexpected JSON %q in a project.files report", c)
+	return fmt.Errorf("wire: unexpected JSON %q in a project.files or project.index result", c)
 }

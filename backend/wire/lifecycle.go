@@ -28,6 +28,10 @@ const (
 	MethodModelCatalogStatus = "model.catalog.status"
 	MethodModelRefresh       = "model.refresh"
 	MethodModelSelect        = "model.select"
+	MethodModelEnable        = "model.enable"
+	// MethodModelCatalogModels is scout's own catalog read (docs/protocol.md
+	// §10.8.6): every model of the valid caches with its enabled state.
+	MethodModelCatalogModels = "model.catalog.models"
 )
 
 // Notification methods written by the backend.
@@ -36,13 +40,14 @@ const (
 	NotifyProjectInvalidated = "project_files.invalidated"
 )
 
-// AllCapabilities is every capability of PROTOCOL.md in its canonical order;
-// the backend offers the subset it implements, in this order.
+// AllCapabilities is every capability of PROTOCOL.md in its canonical order,
+// with scout's own model.catalog.models after model.enable; the backend
+// offers the subset it implements, in this order.
 var AllCapabilities = []string{
-	MethodProjectFiles, MethodProjectList, MethodProjectRead, MethodWorkspaceTrust,
+	MethodProjectFiles, MethodProjectIndex, MethodProjectList, MethodProjectRead, MethodWorkspaceTrust,
 	MethodSessionList, MethodSessionDiscover, MethodSessionOpen, MethodSessionNew,
 	MethodModelCatalog, MethodModelCatalogStatus, MethodModelRefresh, MethodModelSelect,
-	MethodCancel,
+	MethodModelEnable, MethodModelCatalogModels, MethodCancel,
 }
 
 // MaxRequiredCapabilities bounds initialize.required_capabilities.
@@ -155,6 +160,7 @@ type Extensions struct {
 	SessionDiscover *DiscoverExtension `json:"session.discover,omitzero"`
 	ModelRefresh    *RefreshExtension  `json:"model.refresh,omitzero"`
 	ProjectFiles    *FilesExtension    `json:"project.files,omitzero"`
+	ProjectIndex    *IndexExtension    `json:"project.index,omitzero"`
 	ProjectList     *ListExtension     `json:"project.list,omitzero"`
 }
 
@@ -251,9 +257,11 @@ type ActiveRequest struct {
 	Method    string `json:"method"`
 }
 
-// Attachment is the session the backend is attached to.
+// Attachment is the session the backend is attached to, and the agent
+// whose session it is (scout for an unsaved handle).
 type Attachment struct {
 	SessionID string `json:"session_id"`
+	Agent     string `json:"agent"`
 	Saved     bool   `json:"saved"`
 }
 

@@ -13,9 +13,35 @@ const (
 // ValidSessionID reports whether id matches ^[A-Za-z0-9_-]{1,64}$.
 func ValidSessionID(id string) bool { return alnumRun(id, 1, 64, "_-") }
 
+// The agents whose sessions the backend reads (PROTOCOL.md §6, agent
+// session sources), by their names on the wire.
+const (
+	AgentScout      = "scout"
+	AgentClaudeCode = "claude-code"
+	AgentCodex      = "codex"
+	AgentGemini     = "gemini"
+	AgentOpenCode   = "opencode"
+	AgentCrush      = "crush"
+)
+
+// Agents are the agent names in the order of the sources table, which is
+// the order session.discover reads them in.
+var Agents = []string{AgentScout, AgentClaudeCode, AgentCodex, AgentGemini, AgentOpenCode, AgentCrush}
+
+// ValidAgent reports whether name is one of Agents.
+func ValidAgent(name string) bool {
+	for _, a := range Agents {
+		if a == name {
+			return true
+		}
+	}
+	return false
+}
+
 // SessionRow is one session of this workspace.
 type SessionRow struct {
 	ID        string `json:"id"`
+	Agent     string `json:"agent"`
 	Title     string `json:"title"`
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
@@ -28,6 +54,7 @@ type SessionRow struct {
 type SessionNotices struct {
 	SessionsOmittedInvalid   int64 `json:"sessions_omitted_invalid"`
 	SessionsOtherDirectories int64 `json:"sessions_other_directories"`
+	SessionsOmittedOversized int64 `json:"sessions_omitted_oversized"`
 }
 
 // SessionListResult is the result of session.list.
@@ -97,17 +124,31 @@ type DiscoverResult struct {
 	Stamp
 }
 
-// SessionOpenParams is the params of session.open.
+// SessionOpenParams is the params of session.open: a session id and the
+// agent whose session it is (absent: scout's own).
 type SessionOpenParams struct {
-	ID *string `json:"id"`
+	ID    *string `json:"id"`
+	Agent *string `json:"agent,omitempty"`
 }
 
-// Validate requires a session id of the primary-history grammar.
+// Validate requires a session id of the primary-history grammar and, when
+// present, a known agent.
 func (p *SessionOpenParams) Validate() error {
 	if p.ID == nil || !ValidSessionID(*p.ID) {
 		return errors.New("params.id must be a session id (1 to 64 characters from A-Z a-z 0-9 _ -).")
 	}
+	if p.Agent != nil && !ValidAgent(*p.Agent) {
+		return errors.New("params.agent must be one of scout, claude-code, codex, gemini, opencode, crush.")
+	}
 	return nil
+}
+
+// AgentName is the agent params name, scout's own when absent.
+func (p *SessionOpenParams) AgentName() string {
+	if p.Agent == nil {
+		return AgentScout
+	}
+	return *p.Agent
 }
 
 // SessionOpenResult is the result of session.open.

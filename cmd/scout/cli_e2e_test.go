@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -75,25 +76,34 @@ func TestSubdirectoryIsTheWorkspace(t *testing.T) {
 
 // TestBrokenConfigIsSaid starts the picker and `scout filter` with a
 // config.toml that is not TOML: the backend serves an empty workspace
-// (docs/protocol.md §10), and both say why instead of looking like an
-// empty project.
+// (docs/protocol.md §10.6.2), and both say why, naming the file by its
+// path, instead of looking like an empty project: the picker in red on its
+// status line, wrapped when the terminal is narrow, never cut, and in its
+// empty list; `scout filter` exits 2 with that one line.
 func TestBrokenConfigIsSaid(t *testing.T) {
 	home := t.TempDir()
 	write(t, filepath.Join(home, "config.toml"), "this is [not toml\n")
 	dir := fixture(t)
 	x := scouttest.StartTmux(t, dir, 200, 12, homeEnv(t, home),
 		`"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
-	x.WaitScreen("the reason on the status line", func(s string) bool {
-		return strings.Contains(s, "0 files") && strings.Contains(s, "● ready · config.toml: line 1: not valid TOML")
+	named := filepath.Join(home, "config.toml") + ": line 1: not valid TOML"
+	x.WaitScreen("the reason on the status line and in the list", func(s string) bool {
+		joined := strings.Join(strings.Fields(s), " ")
+		return strings.Contains(joined, "● not serving · "+named) && strings.Contains(joined, "; nothing is listed: fix it, then press R") &&
+			strings.Contains(joined, "nothing can be listed: ") && strings.Contains(joined, "then press R to restart the backend")
 	})
-	// Fixed, and the child restarted (R on the Providers tab): the note
-	// goes, the files come.
+	if s := x.Screen(false); strings.Contains(s, "ready") || strings.Contains(s, "no files here") {
+		t.Fatalf("an unusable workspace looks like an empty project:\n%s", s)
+	}
+	// The Error style's colour (tui/styles.go), 256-colour in tmux.
+	if !regexp.MustCompile(`\x1b\[[0-9;]*38;5;204m(\x1b\[[0-9;]*m)*[^\x1b]*config\.toml: line 1`).MatchString(x.Screen(true)) {
+		t.Fatalf("the reason is not red:\n%q", x.Screen(true))
+	}
+	// Fixed, and the child restarted with R: the note goes, the files come.
 	write(t, filepath.Join(home, "config.toml"), "[files]\nrespect_ignore = true\n")
-	x.Keys("M-3")
-	x.WaitScreen("the Providers tab", func(s string) bool { return strings.Contains(s, "Providers · 0") })
-	x.Keys("R", "M-1")
+	x.Keys("R")
 	x.WaitScreen("the files, without the note", func(s string) bool {
-		return strings.Contains(s, "10 files") && !strings.Contains(s, "TOML")
+		return strings.Contains(s, "10 files") && !strings.Contains(s, "TOML") && strings.Contains(s, "● ready")
 	})
 	x.Keys("Escape")
 	if rc := x.WaitFile("rc"); rc != "130\n" || x.ReadFile("err") != "" {
@@ -106,8 +116,27 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 	cmd.Env = append(scouttest.Environ(), homeEnv(t, home)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); exitStatus(err) != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "config.toml: line 1: not valid TOML") {
-		t.Fatalf("scout filter: %v, stdout %q, stderr %q: want exit 1 and the reason", err, stdout.String(), stderr.String())
+	err := cmd.Run()
+	msg := stderr.String()
+	if exitStatus(err) != 2 || stdout.Len() != 0 || strings.Count(msg, "\n") != 1 ||
+		!strings.HasPrefix(msg, "scout: "+named) || !strings.HasSuffix(msg, "; nothing can be listed until it is fixed\n") {
+		t.Fatalf("scout filter: %v, stdout %q, stderr %q: want exit 2 and one line saying why", err, stdout.String(), msg)
+	}
+}
+
+// TestBrokenConfigIsWrappedOnANarrowTerminal: at 40 columns the reason
+// takes lines of its own under the state, whole.
+func TestBrokenConfigIsWrappedOnANarrowTerminal(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, "config.toml"), "[files]\nrespect = true\n")
+	x := scouttest.StartTmux(t, fixture(t), 40, 16, homeEnv(t, home), `"$SCOUT"`)
+	s := x.WaitScreen("the wrapped reason", func(s string) bool { return strings.Contains(s, "● not serving") && strings.Contains(s, "press R") })
+	// Whole, the path of config.toml included (broken where it is longer
+	// than a line): every character is there, in order.
+	compact := strings.Join(strings.Fields(s), "")
+	want := strings.Join(strings.Fields(filepath.Join(home, "config.toml")+": files.respect: unknown key; nothing is listed: fix it, then press R"), "")
+	if !strings.Contains(compact, want) {
+		t.Fatalf("the reason is cut:\n%s", s)
 	}
 }
 
@@ -116,7 +145,7 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 func TestSessionsAndProvidersExit130(t *testing.T) {
 	for _, tc := range []struct{ cmd, ready, key string }{
 		{"sessions", "sessions here", "Escape"},
-		{"providers", "Providers · 0", "C-c"},
+		{"providers", "Providers · 2", "C-c"}, // the keyless built-ins
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
 			t.Parallel()

@@ -77,6 +77,7 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	diags := bridge.NewDiagnostics()
+	diags.NameFilesIn(d.Home)
 	client, err := rpcclient.Start(startCtx, rpcclient.Options{
 		Dir:          wd,
 		Env:          d.Env(os.Environ()),
@@ -90,11 +91,11 @@ func runDemoPicker(ctx context.Context, d *demo.Demo, wd string, in, out *os.Fil
 	defer client.Close()
 	m := tui.New(tui.Options{
 		Backend:     client,
-		Pages:       pickerPages(client, files.New(files.Options{Backend: client})),
+		Pages:       pickerPages(client, files.New(files.Options{Backend: client}), d.Home),
 		Banner:      demo.Banner,
 		Diagnostics: diags,
 	})
-	return tui.Run(ctx, m, in, out, tea.WithColorProfile(colorProfile(out)))
+	return tui.Run(ctx, m, tui.Height{}, in, out, tea.WithColorProfile(colorProfile(out)))
 }
 
 // finishDemo stops the fake provider server and removes the home (or says

@@ -16,17 +16,19 @@ import (
 // that open it: the Files page lists the workspace; the Sessions page
 // lists the demo's sessions of this directory and none of another
 // directory, of the archive or of the malformed history; the Providers
-// page lists every demo provider.
+// page lists every demo provider, the built-ins among them (openai found
+// from its key variable, ollama and lmstudio always).
 var demoTabs = []struct {
 	keys, title  string
 	want, absent []string
 }{
 	{"M-1", "Files", []string{"README.md", "go.mod", " files"}, nil},
 	{"M-2", "Sessions", []string{"Add --print0 to scout filter", "Refactor the session store",
-		"Why does the tree collapse", "How do I register scout mcp", "4 sessions here"},
+		"Why does the tree collapse", "How do I register scout mcp", "claude Agent tags on the Sessions tab",
+		"codex  scout resume execs the agent", "gemini Explain how session discovery", "7 sessions here"},
 		[]string{"Landing page speed", "zsh prompt", "Started here, then moved on", "archived chat", "cut in the middle"}},
-	{"M-3", "Providers", []string{"Providers · 8", "works", "rate-limited", "rejected-key", "slow", "unreachable", "empty",
-		"invalid", "no-key"}, nil},
+	{"M-3", "Providers", []string{"Providers · 11", "openai", "works", "rate-limited", "rejected-key", "slow", "unreachable", "empty",
+		"invalid", "no-key", "ollama", "lmstudio"}, nil},
 }
 
 // checkDemoTabs opens every tab of a running demo and checks it.

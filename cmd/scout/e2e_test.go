@@ -147,7 +147,7 @@ func TestPreviewThroughTheRealBackend(t *testing.T) {
 		t.Fatalf("the escape in the file reached the terminal:\n%s", screen)
 	}
 	x.Keys("C-u") // empty query: the tree, README.md focused
-	x.WaitScreen("README.md's preview", func(s string) bool { return strings.Contains(s, "│ # demo") })
+	x.WaitScreen("README.md's preview", func(s string) bool { return strings.Contains(s, "│ 1 # demo") })
 	x.Keys("Down") // cmd/: a folder's preview lists it
 	x.WaitScreen("cmd's listing", func(s string) bool { return strings.Contains(s, "│ demo/") })
 }

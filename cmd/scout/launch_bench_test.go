@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -75,20 +76,20 @@ var genDir = sync.OnceValues(func() (string, error) {
 })
 
 // frameWatcher is the program's terminal: it reports when the bytes
-// written so far contain marker (the ranked count "/N").
+// written so far match (hold the ranked count "/N", say).
 type frameWatcher struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	marker []byte
-	done   chan struct{}
-	once   sync.Once
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	match func([]byte) bool
+	done  chan struct{}
+	once  sync.Once
 }
 
 func (w *frameWatcher) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(p)
-	if bytes.Contains(w.buf.Bytes(), w.marker) {
+	if w.match(w.buf.Bytes()) {
 		w.once.Do(func() { close(w.done) })
 	}
 	return len(p), nil
@@ -161,6 +162,12 @@ func countFiles(b *testing.B, bin, dir string, env []string) int {
 }
 
 func launchOnce(b *testing.B, bin, dir string, env []string, query, marker string) {
+	launchUntil(b, bin, dir, env, query, regexp.MustCompile(regexp.QuoteMeta(marker)))
+}
+
+// launchUntil starts the picker with query over dir and returns once its
+// terminal output matches frame; the teardown is not timed.
+func launchUntil(b *testing.B, bin, dir string, env []string, query string, frame *regexp.Regexp) {
 	ctx := context.Background()
 	c, err := rpcclient.Start(ctx, rpcclient.Options{Exe: bin, Dir: dir, Env: env, Capabilities: bridge.Required, Optional: bridge.Optional})
 	if err != nil {
@@ -168,7 +175,7 @@ func launchOnce(b *testing.B, bin, dir string, env []string, query, marker strin
 	}
 	page := files.New(files.Options{Backend: c, Query: query})
 	m := tui.New(tui.Options{Backend: c, Pages: []tui.Page{page}})
-	w := &frameWatcher{marker: []byte(marker), done: make(chan struct{})}
+	w := &frameWatcher{match: frame.Match, done: make(chan struct{})}
 	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(w), tea.WithWindowSize(120, 40),
 		tea.WithoutSignals(), tea.WithColorProfile(colorprofile.ANSI256))
 	ended := make(chan struct{})

@@ -7,8 +7,9 @@ import (
 	"github.com/scoutdev/scout/internal/testhome"
 )
 
-// TestMain runs the package's tests in a home of their own (testhome).
+// TestMain runs the package's tests in a home of their own (testhome),
+// and removes the fixtures its tests share (testhome.AtExit).
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	os.Exit(m.Run())
+	os.Exit(testhome.Wrap(m).Run())
 }

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"unsafe"
+
+	"github.com/scoutdev/scout/tui/files"
 )
 
 // `scout filter` is a one-shot process: it reads its candidates, ranks
@@ -55,39 +55,18 @@ func readInput(r io.Reader) ([]byte, error) {
 	}
 }
 
-// readCandidates reads newline-separated candidates (trailing CRs, up to
-// two, are dropped; empty lines are skipped; a line over maxStdinLine
-// bytes is an error). The lines share the input's one buffer, which
-// nothing writes again.
-func readCandidates(r io.Reader) ([]string, error) {
+// readCandidates reads the candidates of `scout filter --stdin` as
+// files.ReadLines splits them (files.SplitLines), but from one buffer
+// that the lines share and nothing writes again.
+func readCandidates(r io.Reader, sep byte) ([]string, error) {
 	data, err := readInput(r)
 	if err != nil {
 		return nil, fmt.Errorf("reading standard input: %w", err)
 	}
 	oneShotGC(4 * len(data))
-	all := unsafe.String(unsafe.SliceData(data), len(data))
-	out := make([]string, bytes.Count(data, []byte{'\n'})+1)
-	n := 0
-	for start := 0; start < len(all); {
-		end := strings.IndexByte(all[start:], '\n')
-		next := start + end + 1
-		if end < 0 {
-			end, next = len(all)-start, len(all)
-		}
-		if end > maxStdinLine {
-			return nil, fmt.Errorf("reading standard input: a line is longer than %d bytes", maxStdinLine)
-		}
-		line := all[start : start+end]
-		// bufio.ScanLines dropped one CR and this function another.
-		for k := 0; k < 2 && len(line) > 0 && line[len(line)-1] == '\r'; k++ {
-			line = line[:len(line)-1]
-		}
-		if line != "" {
-			out[n] = line
-			n++
-		}
-		start = next
+	lines, long := files.SplitLines(unsafe.String(unsafe.SliceData(data), len(data)), sep)
+	if long {
+		return nil, files.ErrLongLine
 	}
-	out = out[:n]
-	return out, nil
+	return lines, nil
 }

@@ -134,9 +134,9 @@ func TestProvidersPageAgainstTheRealBackend(t *testing.T) {
 		`"$SCOUT" providers > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
 	x.WaitScreen("every status", func(s string) bool {
 		for _, w := range []string{
-			"available", "no catalog", "damaged", "key ready", "no key", "not checked", "in use", "unused",
-			"Configure its key; restart (R).", "Press r to fetch its model list.", "Enable its models; restart (R).",
-			"cached/c1", "nothing selected",
+			"available", "no catalog", "damaged", "no key needed", "no key ", "2 of 3", "0 of 3",
+			"Configure its key; restart (R).", "Press r to fetch its model list.", "Enable a model: Enter, space.",
+			"ollama", "lmstudio", "nothing selected",
 		} {
 			if !strings.Contains(s, w) {
 				return false
@@ -148,14 +148,15 @@ func TestProvidersPageAgainstTheRealBackend(t *testing.T) {
 	focusProvider(t, x, "limited")
 	x.Type("r")
 	x.WaitScreen("the rate limit", func(s string) bool {
-		return strings.Contains(s, "limited: refresh failed: the provider is rate limiting; try again later.")
+		return strings.Contains(s, "limited: refresh failed: the provider is rate limiting; try again later.") &&
+			strings.Contains(s, "rate limited · try later")
 	})
 
 	focusProvider(t, x, "good")
 	x.Type("r")
 	x.WaitScreen("the refreshed models", func(s string) bool {
-		return strings.Contains(s, "good: refreshed; new models: alpha, beta.") &&
-			strings.Contains(s, "good/alpha") && strings.Contains(s, "good/beta") && !strings.Contains(s, "good/gamma")
+		return strings.Contains(s, "good: refreshed; new models: alpha, beta.") && strings.Contains(s, "Models of good · 2 of 3 enabled") &&
+			strings.Contains(s, "[x] alpha") && strings.Contains(s, "[x] beta") && strings.Contains(s, "[ ] gamma")
 	})
 
 	focusProvider(t, x, "slow")
@@ -163,12 +164,12 @@ func TestProvidersPageAgainstTheRealBackend(t *testing.T) {
 	x.WaitScreen("the refresh in flight", func(s string) bool { return strings.Contains(s, "refreshing slow…") })
 	x.Keys("Escape")
 	x.WaitScreen("the cancellation", func(s string) bool {
-		return strings.Contains(s, "slow: refresh cancelled after") && strings.Contains(s, "Providers · 7")
+		return strings.Contains(s, "slow: refresh cancelled after") && strings.Contains(s, "Providers · 9")
 	})
 
-	x.Keys("Tab") // the models: good/alpha, good/beta, cached/c1, cached/c2
-	x.Keys("Up", "Up", "Up", "Up", "Down", "Down")
-	x.WaitScreen("cached/c1 focused", func(s string) bool { return strings.Contains(s, "▌   cached/c1") })
+	focusProvider(t, x, "cached")
+	x.Keys("Enter") // its models: c1, c2 enabled, p1 not
+	x.WaitScreen("cached/c1 focused", func(s string) bool { return strings.Contains(s, "▌   [x] c1") })
 	x.Keys("Enter")
 	x.WaitScreen("the selection", func(s string) bool {
 		return strings.Contains(s, "Selected cached/c1.") && strings.Contains(s, "selected: cached/c1")
@@ -198,7 +199,7 @@ func sessionsHome(t *testing.T, dir string) string {
 	return home
 }
 
-func TestSessionsPicksASessionAndPrintsItsID(t *testing.T) {
+func TestSessionsPicksASessionAndPrintsItsAgentAndID(t *testing.T) {
 	dir := fixture(t)
 	x := scouttest.StartTmux(t, dir, 100, 20, homeEnv(t, sessionsHome(t, dir)),
 		`"$SCOUT" sessions > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
@@ -212,8 +213,8 @@ func TestSessionsPicksASessionAndPrintsItsID(t *testing.T) {
 	if rc := x.WaitFile("rc"); rc != "0\n" {
 		t.Fatalf("exit status %q, stderr %q", rc, x.ReadFile("err"))
 	}
-	if out := x.ReadFile("out"); out != "s-tree\n" {
-		t.Fatalf("stdout %q, want exactly the id", out)
+	if out := x.ReadFile("out"); out != "scout s-tree\n" {
+		t.Fatalf("stdout %q, want exactly the agent and the id", out)
 	}
 }
 

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/rpcclient"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
@@ -28,15 +30,32 @@ const (
 
 // pickFlags are the Files picker's flags.
 type pickFlags struct {
-	query  string
-	multi  bool
-	print0 bool
+	query      string
+	multi      bool
+	print0     bool
+	read0      bool
+	dirs       bool
+	height     string
+	maxIndexed int
 }
 
 func (f *pickFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.query, "query", "q", "", "start with this query")
 	cmd.Flags().BoolVarP(&f.multi, "multi", "m", false, "let Tab mark several files")
 	cmd.Flags().BoolVar(&f.print0, "print0", false, "end each chosen path with NUL instead of a newline")
+	cmd.Flags().BoolVar(&f.read0, "read0", false, "lines on standard input are separated by NUL, not newline")
+	cmd.Flags().BoolVar(&f.dirs, "dirs", false, "pick the project's folders instead of its files")
+	cmd.Flags().StringVar(&f.height, "height", "", "draw the picker inline under the cursor in N rows or N% of the terminal")
+	cmd.Flags().IntVar(&f.maxIndexed, "max-indexed", files.DefaultMaxIndexed, "hold at most N entries of the project (also "+files.MaxIndexedEnv+"; 0: the first snapshot only)")
+}
+
+// ceiling is the picker's --max-indexed as files.Options wants it.
+func (f *pickFlags) ceiling(cmd *cobra.Command) (int, error) {
+	n, err := files.MaxIndexed(f.maxIndexed, cmd.Flags().Changed("max-indexed"))
+	if n == 0 {
+		n = -1 // the snapshot alone
+	}
+	return n, err
 }
 
 func newFilesCmd() *cobra.Command {
@@ -69,54 +88,89 @@ const (
 // offered.
 var tabCapabilities = [...][]string{tabFiles: nil, tabSessions: bridge.Sessions, tabProviders: bridge.Providers}
 
-// runPicker runs the picker with its three tabs, opened on tab, and
-// prints what it ended with: chosen paths, or a session's id.
+// runPicker runs the picker with its three tabs, opened on tab (or the
+// picker of standard input's lines), and prints what it ended with:
+// chosen paths or lines, or a session's agent and id.
 func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
-	in, out, err := tea.OpenTTY()
-	if err != nil {
-		return errors.New("cannot open the terminal (/dev/tty); the picker needs one")
-	}
-	defer in.Close()
-	defer out.Close()
-	required, optional := bridge.Negotiation(tabCapabilities[tab])
-	diags := bridge.NewDiagnostics()
-	client, stop, err := startBackend(required, optional, diags)
+	height, lines, err := f.check(cmd, tab)
 	if err != nil {
 		return err
 	}
-	defer stop()
-	page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi})
-	m := tui.New(tui.Options{Backend: client, Active: tab, Pages: pickerPages(client, page), Diagnostics: diags})
-	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
-	if os.Getenv(debugPanicEnv) == "1" {
-		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
+	ceiling, err := f.ceiling(cmd)
+	if err != nil {
+		return err
 	}
-	res, err := tui.Run(context.Background(), m, in, out, opts...)
+	var res tui.Outcome
+	if lines {
+		res, err = runOnTTY(height, func(diags *bridge.Diagnostics, _ string) (tui.Model, func(), error) {
+			lazy := linesBackend(diags)
+			return linesPicker(lazy, f, diags), func() { lazy.Close() }, nil
+		})
+	} else {
+		res, err = runTUI(tab, tabCapabilities[tab], height, func(client *rpcclient.Client, home string) []tui.Page {
+			page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, Dirs: f.dirs, MaxIndexed: ceiling})
+			return pickerPages(client, page, home)
+		})
+	}
 	if err != nil {
 		return err
 	}
 	return printOutcome(cmd.OutOrStdout(), res, f.print0)
 }
 
+// runTUI runs a picker of the pages made for the backend it starts
+// (needing caps besides bridge.Required) and its home ("" when unknown),
+// opened on tab, drawn on the terminal in height; the backend is stopped
+// and the terminal closed when it returns.
+func runTUI(tab int, caps []string, height tui.Height, pages func(client *rpcclient.Client, home string) []tui.Page) (tui.Outcome, error) {
+	return runOnTTY(height, func(diags *bridge.Diagnostics, home string) (tui.Model, func(), error) {
+		required, optional := bridge.Negotiation(caps)
+		client, stop, err := startBackend(required, optional, diags)
+		if err != nil {
+			return tui.Model{}, nil, err
+		}
+		return tui.New(tui.Options{Backend: client, Active: tab, Pages: pages(client, home), Diagnostics: diags}), stop, nil
+	})
+}
+
+// runOnTTY opens the terminal, builds the model (with the diagnostics
+// its backend writes to and the backend's home), runs it in height and
+// calls the model's stop when it ends.
+func runOnTTY(height tui.Height, build func(diags *bridge.Diagnostics, home string) (tui.Model, func(), error)) (tui.Outcome, error) {
+	in, out, err := tea.OpenTTY()
+	if err != nil {
+		return tui.Outcome{}, errors.New("cannot open the terminal (/dev/tty); the picker needs one")
+	}
+	defer in.Close()
+	defer out.Close()
+	diags := bridge.NewDiagnostics()
+	home, _ := config.HomeDir(os.Getenv) // the child's, from the same environment
+	diags.NameFilesIn(home)
+	m, stop, err := build(diags, home)
+	if err != nil {
+		return tui.Outcome{}, err
+	}
+	defer stop()
+	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
+	if os.Getenv(debugPanicEnv) == "1" {
+		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
+	}
+	return tui.Run(context.Background(), m, height, in, out, opts...)
+}
+
 // pickerPages are the picker's tabs, in order: the Files page given, then
-// Sessions and Providers served by client. `scout demo` shows the same tabs.
-func pickerPages(client *rpcclient.Client, filesPage tui.Page) []tui.Page {
+// Sessions and Providers served by client, whose backend home is home (""
+// when unknown; the Providers page names its config.toml). `scout demo`
+// shows the same tabs.
+func pickerPages(client *rpcclient.Client, filesPage tui.Page, home string) []tui.Page {
+	configFile := ""
+	if home != "" {
+		configFile = filepath.Join(home, config.UserFile)
+	}
 	return []tui.Page{
 		filesPage,
 		sessions.New(sessions.Options{Backend: client}),
-		providers.New(providers.Options{Backend: client}),
-	}
-}
-
-func newSessionsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "sessions",
-		Short: "Pick one of the agent's sessions for this directory: Enter opens it and prints its id",
-		Long: "scout sessions opens the picker on the Sessions tab. Enter opens the focused\n" +
-			"session exactly (session.open) and prints its id on stdout. Exit status: 0\n" +
-			"opened, 1 nothing chosen, 130 Esc/Ctrl-C, 2 startup error.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runPicker(cmd, tabSessions, pickFlags{}) },
+		providers.New(providers.Options{Backend: client, ConfigFile: configFile}),
 	}
 }
 

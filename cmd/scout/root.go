@@ -34,7 +34,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.AddCommand(newDemoCmd(), newShellCmd())
 	f.register(root)
-	root.AddCommand(newFilesCmd(), newSessionsCmd(), newProvidersCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newVersionCmd())
+	root.AddCommand(newFilesCmd(), newSessionsCmd(), newResumeCmd(), newProvidersCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newConfigCmd(), newVersionCmd())
 	// The commands are the ones DESIGN.md lists; no generated completion.
 	root.CompletionOptions.DisableDefaultCmd = true
 	checkUsage(root)

@@ -16,14 +16,18 @@ import (
 func newShellCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "shell bash|zsh|fish",
-		Short: "Print key bindings for a shell: Ctrl-T inserts picked files, Alt-S a session id",
+		Short: "Print key bindings for a shell: Ctrl-T inserts picked files, Alt-C changes folder, Alt-S inserts a session's resume command",
 		Long: "Print key bindings to load in your shell's startup file:\n\n" +
 			"  bash  (~/.bashrc)                    eval \"$(scout shell bash)\"\n" +
 			"  zsh   (~/.zshrc)                     eval \"$(scout shell zsh)\"\n" +
 			"  fish  (~/.config/fish/config.fish)   scout shell fish | source\n\n" +
 			"Ctrl-T opens the file picker (Tab marks several) and inserts the chosen paths\n" +
-			"at the cursor, each quoted for the shell. Alt-S opens the session picker and\n" +
-			"inserts the chosen session's id. The bindings run this scout by its absolute\n" +
+			"at the cursor, each quoted for the shell. Alt-C opens the folder picker and\n" +
+			"changes into the chosen folder. Both open under the prompt (--height 40%;\n" +
+			"SCOUT_CTRL_T_OPTS and SCOUT_ALT_C_OPTS replace that, empty for the full screen).\n" +
+			"Alt-S opens a picker of this directory's sessions (every agent's) and inserts\n" +
+			"the command that resumes the chosen one (claude --resume ID, codex resume ID,\n" +
+			"...; scout's own: the id). The bindings run this scout by its absolute\n" +
 			"path (the scout on PATH when this one is a temporary `go run` build).",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: assets.Shells,

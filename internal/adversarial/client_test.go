@@ -255,11 +255,22 @@ func TestEndOfInputMidRequest(t *testing.T) {
 	p.Request("r", wire.MethodModelRefresh, map[string]any{"provider": "p"})
 	p.Request("d", wire.MethodSessionDiscover, map[string]any{"cursor": nil})
 	p.Request("c", wire.MethodModelCatalogStatus, map[string]any{"cursor": nil})
+	// Mid request: the scan, the refresh and the discovery have said they
+	// started (rpc.command.started, written on admission) before the input
+	// ends.
+	var before []scouttest.Msg
+	for started := 0; started < 3; {
+		m := p.Next(scouttest.DefaultTimeout)
+		if m.Method == wire.NotifyCommandStarted {
+			started++
+		}
+		before = append(before, m)
+	}
 	p.Write([]byte(`{"jsonrpc":"2.0","id":"half","method":"sess`))
-	time.Sleep(100 * time.Millisecond) // let the requests start
 	began := time.Now()
 	p.CloseStdin()
 	code, rest := p.Wait(scouttest.DefaultTimeout)
+	rest = append(before, rest...)
 	if code != 0 {
 		t.Fatalf("exit code %d", code)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -42,9 +43,16 @@ func Command(t testing.TB, exe string, args ...string) *exec.Cmd {
 }
 
 // Share makes dir and its parents up to the temporary directory traversable
-// by everyone (t.TempDir creates them with mode 0700).
+// by everyone (t.TempDir creates them with mode 0700). A dir outside the
+// temporary directory (makefs.ScratchDir's, on /dev/shm) is the only one
+// changed: the directories above it are not the test's.
 func Share(dir string) {
-	for p := dir; p != filepath.Dir(p) && p != os.TempDir(); p = filepath.Dir(p) {
+	tmp := os.TempDir()
+	if rel, err := filepath.Rel(tmp, dir); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		os.Chmod(dir, 0o755)
+		return
+	}
+	for p := dir; p != filepath.Dir(p) && p != tmp; p = filepath.Dir(p) {
 		os.Chmod(p, 0o755)
 	}
 }

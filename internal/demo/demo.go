@@ -1,13 +1,16 @@
 // Package demo builds what `scout demo` runs on: a temporary backend home
 // filled from the fixtures embedded in package assets (assets/demo), and a
 // fake model provider server on 127.0.0.1 with one provider per refresh
-// outcome. The frontend then runs as usual with the backend child pointed at
+// outcome, the built-in providers found as a user's are (a detected key,
+// OLLAMA_HOST, an overriding entry), and the enrichment document. The frontend then runs as usual with the backend child pointed at
 // that home through its environment (Env); nothing of the user's own home
 // is read or written, and nothing needs the network.
 //
 // The fixtures are text/template files; the functions they may call are
 //
 //	{{cwd}}                  the workspace, as a JSON string
+//	{{root}}                 the workspace, as it is
+//	{{projectHash}}          the workspace's SHA-256 in hex (Gemini CLI's)
 //	{{ago "90m"}}            the demo's start minus a duration, RFC 3339
 //	{{pid}}                  the demo's process id (lock files)
 //	{{url "works"}}          the base URL of a provider (config.toml)
@@ -31,6 +34,7 @@ import (
 	"time"
 
 	"github.com/scoutdev/scout/backend/catalog/fakeprovider"
+	"github.com/scoutdev/scout/backend/config"
 )
 
 // Banner is the line the picker shows under its tabs during the demo.
@@ -60,6 +64,7 @@ type Demo struct {
 
 	server    *fakeprovider.Server
 	providers []provider
+	urls      map[string]string // base URL by provider id
 	r         *renderer
 	locks     []string // lock templates, renewed until Close
 	stop      chan struct{}
@@ -95,6 +100,7 @@ func Start(opts Options) (d *Demo, err error) {
 	if err != nil {
 		return d, err
 	}
+	d.urls = urls
 	d.r = &renderer{home: home, workspace: ws, now: opts.Now(), urls: urls}
 	if d.locks, err = d.r.writeAll(); err != nil {
 		return d, fmt.Errorf("cannot write the demo's fixtures: %w", err)
@@ -144,20 +150,44 @@ func (d *Demo) renewLocks() {
 // the home, so they go away with it.
 func (d *Demo) LogPath() string { return filepath.Join(d.Home, "backend.log") }
 
-// Env returns base with the backend home and the providers' fake keys set,
-// and every other value of those variables removed (a key the user happens
-// to have set for SCOUT_DEMO_NO_KEY_KEY included). It is meant for the
-// backend child only; the demo's own process environment is not changed.
+// agentStores are the variables that locate the other agents' session
+// stores, pointed into the demo's home (agents/, from assets/demo/agents)
+// so that the demo shows its own sessions of every agent and never the
+// user's real ones (which the defaults below $HOME would find).
+var agentStores = [][2]string{
+	{"CLAUDE_CONFIG_DIR", "agents/claude"},
+	{"CODEX_HOME", "agents/codex"},
+	{"GEMINI_CLI_HOME", "agents/gemini"},
+	{"OPENCODE_DB", "agents/opencode/opencode.db"},
+	{"CRUSH_GLOBAL_DATA", "agents/crush"},
+}
+
+// Env returns base with the backend home, the agents' stores, the
+// providers' fake keys and the built-ins' fake base URLs set, and every
+// other value of those variables removed: a key the user happens to have
+// set for SCOUT_DEMO_NO_KEY_KEY, and every built-in provider's key and
+// base-URL variable (the user's real ANTHROPIC_API_KEY must not list a
+// provider that reaches the network). It is meant for the backend child
+// only; the demo's own process environment is not changed.
 func (d *Demo) Env(base []string) []string {
 	drop := []string{"SCOUT_HOME"}
+	for _, b := range config.Builtins {
+		drop = append(drop, b.KeyEnv, b.BaseURLEnv)
+	}
 	var set []string
+	for _, a := range agentStores {
+		drop = append(drop, a[0])
+		set = append(set, a[0]+"="+filepath.Join(d.Home, filepath.FromSlash(a[1])))
+	}
 	for _, p := range d.providers {
-		if p.keyEnv == "" {
-			continue
+		if p.keyEnv != "" {
+			drop = append(drop, p.keyEnv)
 		}
-		drop = append(drop, p.keyEnv)
 		if p.key != "" {
 			set = append(set, p.keyEnv+"="+p.key)
+		}
+		if p.baseEnv != "" {
+			set = append(set, p.baseEnv+"="+p.baseValue(d.urls[p.id]))
 		}
 	}
 	env := slices.DeleteFunc(slices.Clone(base), func(kv string) bool {

@@ -36,7 +36,7 @@ func backend(t *testing.T, d *Demo, ws string) *scouttest.Proc {
 	t.Helper()
 	p := scouttest.Start(t, scouttest.Options{Dir: ws, Env: d.Env(nil)})
 	p.Initialize(wire.MethodSessionList, wire.MethodModelCatalogStatus, wire.MethodModelCatalog,
-		wire.MethodModelRefresh, wire.MethodCancel)
+		wire.MethodModelRefresh, wire.MethodModelSelect, wire.MethodModelEnable, wire.MethodModelCatalogModels, wire.MethodCancel)
 	return p
 }
 
@@ -46,24 +46,49 @@ func TestSessionsOfTheWorkspace(t *testing.T) {
 	var res wire.SessionListResult
 	p.MustCall(wire.MethodSessionList, nil, &res)
 	type row struct {
-		id, title, cwd string
-		busy           bool
+		agent, id, title, cwd string
+		busy                  bool
 	}
 	var got []row
 	for _, s := range res.Sessions {
-		got = append(got, row{s.ID, s.Title, s.Cwd, s.Busy})
+		got = append(got, row{s.Agent, s.ID, s.Title, s.Cwd, s.Busy})
 	}
 	want := []row{ // newest first
-		{"s-store-refactor", "Refactor the session store (agent still running)", "verified", true},
-		{"s-print0-flag", "Add --print0 to scout filter", "verified", false},
-		{"s-tree-collapse", "Why does the tree collapse after a rescan? I had three folders open.", "verified", false},
-		{"s-legacy-mcp", "How do I register scout mcp with my editor?", "cwd_unverified", false},
+		{"scout", "s-store-refactor", "Refactor the session store (agent still running)", "verified", true},
+		{"scout", "s-print0-flag", "Add --print0 to scout filter", "verified", false},
+		{"claude-code", "0f5e8a2c-6b1d-4f3e-9a47-3c2d1e0b9f81", "Agent tags on the Sessions tab", "verified", false},
+		{"codex", "0199a0c2-7d41-7a30-9e55-2b8c4f1d6e02", "scout resume execs the agent", "verified", false},
+		{"scout", "s-tree-collapse", "Why does the tree collapse after a rescan? I had three folders open.", "verified", false},
+		{"gemini", "5a1c9e3b-2f7d-4b60-8c14-9d0e3a6b7c25", "Explain how session discovery pages through a large store", "verified", false},
+		{"scout", "s-legacy-mcp", "How do I register scout mcp with my editor?", "cwd_unverified", false},
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("session.list rows\n got %+v\nwant %+v", got, want)
 	}
 	if n := res.Notices; n.SessionsOmittedInvalid != 1 || n.SessionsOtherDirectories != 3 {
 		t.Fatalf("notices %+v, want 1 malformed and 3 of other directories", n)
+	}
+}
+
+// TestAgentStoresAreTheDemos: the backend child's environment points every
+// agent's store into the demo's home, whatever the user's environment
+// says, so the demo never shows (or reads) the user's own sessions.
+func TestAgentStoresAreTheDemos(t *testing.T) {
+	d, _ := start(t)
+	env := d.Env([]string{"CLAUDE_CONFIG_DIR=/real/claude", "CODEX_HOME=/real/codex", "GEMINI_CLI_HOME=/real", "OPENCODE_DB=/real/db", "CRUSH_GLOBAL_DATA=/real/crush", "HOME=/real"})
+	for _, name := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "OPENCODE_DB", "CRUSH_GLOBAL_DATA"} {
+		n := 0
+		for _, kv := range env {
+			if k, v, _ := strings.Cut(kv, "="); k == name {
+				n++
+				if !strings.HasPrefix(v, d.Home+string(filepath.Separator)) {
+					t.Errorf("%s=%s is outside the demo's home", name, v)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s set %d times in %q", name, n, env)
+		}
 	}
 }
 
@@ -85,6 +110,11 @@ func TestCatalogStatusOfEveryProvider(t *testing.T) {
 		"empty":        "empty_cache ready refresh_catalog",
 		"invalid":      "invalid_format ready refresh_catalog",
 		"no-key":       "available authentication_unavailable configure_authentication",
+		// The built-ins: openai from its key variable, the keyless ones
+		// always; nothing enabled yet, so not checked.
+		"openai":   "missing_cache not_checked refresh_catalog",
+		"ollama":   "missing_cache not_checked refresh_catalog",
+		"lmstudio": "missing_cache not_checked refresh_catalog",
 	}
 	for id, w := range want {
 		if got[id] != w {
@@ -118,6 +148,9 @@ func TestRefreshOutcomeOfEveryProvider(t *testing.T) {
 		"empty":        wire.ReasonEmptyCatalog,
 		"invalid":      wire.ReasonInvalidCatalog,
 		"no-key":       wire.ReasonAuthenticationUnavailable,
+		"openai":       "refreshed",
+		"ollama":       "refreshed",
+		"lmstudio":     "refreshed",
 	}
 	for id, w := range want {
 		var res wire.RefreshResult
@@ -162,7 +195,43 @@ func TestSlowRefreshCanBeCancelled(t *testing.T) {
 	}
 }
 
-func TestEveryAddressIsLoopbackAndEnrichmentIsOff(t *testing.T) {
+// The built-ins path of the demo, as a user takes it: openai (found from
+// OPENAI_API_KEY, reached at OPENAI_BASE_URL) refreshes, its models are
+// named and given efforts by the demo's enrichment, one is enabled, the
+// next child offers it and it is selected with an effort.
+func TestBuiltinsPath(t *testing.T) {
+	d, ws := start(t)
+	p := backend(t, d, ws)
+	p.MustCall(wire.MethodModelRefresh, map[string]any{"provider": "openai"}, nil)
+	if reqs := d.server.Requests("openai"); len(reqs) != 1 || reqs[0].Path != "/v1/models" || reqs[0].Bearer != "sk-demo-openai" {
+		t.Fatalf("the fake openai was asked %+v", reqs)
+	}
+	var ms wire.ModelsResult
+	p.MustCall(wire.MethodModelCatalogModels, map[string]any{"cursor": nil}, &ms)
+	var mini *wire.ModelRow
+	for i, r := range ms.Models {
+		if r.Provider == "openai" && r.Model == "gpt-demo-mini" {
+			mini = &ms.Models[i]
+		}
+	}
+	if mini == nil || mini.Name != "GPT Demo Mini" || !slices.Equal(mini.Efforts, []string{"minimal", "low", "medium", "high"}) || mini.Enabled {
+		t.Fatalf("gpt-demo-mini after the refresh: %+v", mini)
+	}
+	p.MustCall(wire.MethodModelEnable, map[string]any{"provider": "openai", "model": "gpt-demo-mini", "enabled": true}, nil)
+	q := backend(t, d, ws)
+	var cat wire.CatalogResult
+	q.MustCall(wire.MethodModelCatalog, map[string]any{"cursor": nil}, &cat)
+	if !slices.ContainsFunc(cat.Choices, func(c wire.Choice) bool { return c.Provider == "openai" && c.Model == "gpt-demo-mini" }) {
+		t.Fatalf("the next child's choices: %+v", cat.Choices)
+	}
+	var sel wire.SelectResult
+	q.MustCall(wire.MethodModelSelect, map[string]any{"provider": "openai", "model": "gpt-demo-mini", "effort": "minimal", "revision": cat.Revision}, &sel)
+	if sel.Selection.Effort == nil || *sel.Selection.Effort != "minimal" {
+		t.Fatalf("selection %+v", sel)
+	}
+}
+
+func TestEveryAddressIsLoopback(t *testing.T) {
 	d, _ := start(t)
 	var cfg struct {
 		Providers []struct {
@@ -176,16 +245,34 @@ func TestEveryAddressIsLoopbackAndEnrichmentIsOff(t *testing.T) {
 	if _, err := toml.DecodeFile(filepath.Join(d.Home, "config.toml"), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Enrichment.URL == nil || *cfg.Enrichment.URL != "" {
-		t.Fatalf("enrichment url %v, want \"\" (off)", cfg.Enrichment.URL)
+	if cfg.Enrichment.URL == nil {
+		t.Fatal("no enrichment url: the default one is on the network")
 	}
-	if len(cfg.Providers) != len(providers()) {
-		t.Fatalf("%d providers in config.toml, %d in providers()", len(cfg.Providers), len(providers()))
+	entries := 0
+	for _, p := range providers() {
+		if p.entry {
+			entries++
+		}
 	}
+	if len(cfg.Providers) != entries {
+		t.Fatalf("%d providers in config.toml, %d entries in providers()", len(cfg.Providers), entries)
+	}
+	urls := []string{*cfg.Enrichment.URL}
 	for _, p := range cfg.Providers {
-		u, err := url.Parse(p.BaseURL)
+		urls = append(urls, p.BaseURL)
+	}
+	for _, kv := range d.Env(nil) {
+		if k, v, _ := strings.Cut(kv, "="); k == "OPENAI_BASE_URL" || k == "OLLAMA_HOST" {
+			urls = append(urls, v)
+		}
+	}
+	if len(urls) != len(cfg.Providers)+3 {
+		t.Errorf("the built-ins' base URLs are not all set: %v", d.Env(nil))
+	}
+	for _, s := range urls {
+		u, err := url.Parse(s)
 		if err != nil || u.Hostname() != "127.0.0.1" {
-			t.Errorf("%s: base_url %q is not on 127.0.0.1", p.ID, p.BaseURL)
+			t.Errorf("%q is not on 127.0.0.1", s)
 		}
 	}
 }
@@ -193,7 +280,8 @@ func TestEveryAddressIsLoopbackAndEnrichmentIsOff(t *testing.T) {
 func TestEnvIsTheChildsOnly(t *testing.T) {
 	t.Setenv("SCOUT_HOME", "/the/users/home")
 	d, _ := start(t)
-	env := d.Env([]string{"PATH=/bin", "SCOUT_HOME=/the/users/home", "SCOUT_DEMO_NO_KEY_KEY=a-real-key", "SCOUT_DEMO_WORKS_KEY=a-real-key"})
+	env := d.Env([]string{"PATH=/bin", "SCOUT_HOME=/the/users/home", "SCOUT_DEMO_NO_KEY_KEY=a-real-key", "SCOUT_DEMO_WORKS_KEY=a-real-key",
+		"ANTHROPIC_API_KEY=a-real-key", "GEMINI_API_KEY=a-real-key", "OPENAI_API_KEY=a-real-key", "OPENAI_BASE_URL=https://a-real-key.example/v1"})
 	want := []string{"PATH=/bin", "SCOUT_HOME=" + d.Home, "SCOUT_DEMO_WORKS_KEY=sk-demo-works"}
 	for _, w := range want {
 		if !slices.Contains(env, w) {

@@ -2,6 +2,8 @@ package demo
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -15,6 +17,7 @@ import (
 	"github.com/scoutdev/scout/assets"
 	"github.com/scoutdev/scout/backend/catalog"
 	"github.com/scoutdev/scout/backend/config"
+	"github.com/scoutdev/scout/backend/sessions"
 )
 
 // Permissions of what the demo writes in its home, as the backend's own.
@@ -97,11 +100,33 @@ func (r *renderer) write(name string, funcs template.FuncMap) error {
 	if err := t.Execute(&out, nil); err != nil {
 		return err
 	}
-	dst := filepath.Join(r.home, filepath.FromSlash(strings.TrimSuffix(name, ".tmpl")))
+	dst := filepath.Join(r.home, filepath.FromSlash(r.path(strings.TrimSuffix(name, ".tmpl"))))
 	if err := os.MkdirAll(filepath.Dir(dst), dirPerm); err != nil {
 		return err
 	}
 	return os.WriteFile(dst, out.Bytes(), filePerm)
+}
+
+// claudeFolder is the name, in the fixtures' paths, of the Claude Code
+// project folder of the workspace, whose real name depends on it.
+const claudeFolder = "claude-project-folder"
+
+// dotPrefix starts the fixtures' names that begin with a dot at home
+// (go:embed leaves out names beginning with a dot).
+const dotPrefix = "dot-"
+
+// path is the file a fixture's name becomes in the home.
+func (r *renderer) path(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		switch {
+		case p == claudeFolder:
+			parts[i] = sessions.ClaudeProjectFolder(r.workspace)
+		case strings.HasPrefix(p, dotPrefix):
+			parts[i] = "." + strings.TrimPrefix(p, dotPrefix)
+		}
+	}
+	return strings.Join(parts, "/")
 }
 
 // funcs are the template functions for the template name (the package
@@ -117,7 +142,9 @@ func (r *renderer) funcs(name string) template.FuncMap {
 			dur, err := time.ParseDuration(d)
 			return r.now.Add(-dur).UTC().Format(time.RFC3339), err
 		},
-		"pid": os.Getpid,
+		"root":        func() string { return r.workspace },
+		"projectHash": func() string { sum := sha256.Sum256([]byte(r.workspace)); return hex.EncodeToString(sum[:]) },
+		"pid":         os.Getpid,
 		"url": func(id string) (string, error) {
 			if u, ok := r.urls[id]; ok {
 				return u, nil

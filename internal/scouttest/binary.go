@@ -1,17 +1,12 @@
 // Package scouttest is the black-box harness shared by scout's tests: it
-// builds the real scout binary once per test process and drives `scout
-// backend` over its real stdin and stdout.
+// builds the real scout binary once for all the test processes of a run
+// and drives `scout backend` over its real stdin and stdout.
 package scouttest
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 )
 
@@ -19,7 +14,10 @@ var (
 	buildOnce sync.Once
 	buildPath string
 	buildErr  error
-	buildOut  []byte
+	// useLock is this process's hold on its build, open until it exits;
+	// never read, only kept reachable so no finalizer closes it.
+	//lint:ignore U1000 held, not read: see above
+	useLock *os.File
 )
 
 // ModuleRoot returns the directory holding go.mod, found from the working
@@ -42,45 +40,16 @@ func ModuleRoot(t testing.TB) string {
 	}
 }
 
-// removeStaleBuilds removes the binaries built by test processes that have
-// exited (a test binary cannot clean up after itself at exit: the build is
-// shared by every test of the process).
-func removeStaleBuilds() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "scouttest-bin-*"))
-	for _, dir := range dirs {
-		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), "scouttest-bin-"))
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		if syscall.Kill(pid, 0) == syscall.ESRCH {
-			os.RemoveAll(dir)
-		}
-	}
-}
-
-// Binary builds ./cmd/scout once per test process (with -race when the tests
-// run with -race, so the backend's races are caught too) and returns its path.
+// Binary returns the path of the real scout binary, built from ./cmd/scout
+// (with -race when the tests run with -race, so the backend's races are
+// caught too). The test processes of one `go test` run share one build
+// (build.go): the first builds it, the others wait for that build.
 func Binary(t testing.TB) string {
 	t.Helper()
 	root := ModuleRoot(t)
-	buildOnce.Do(func() {
-		removeStaleBuilds()
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("scouttest-bin-%d", os.Getpid()))
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			buildErr = err
-			return
-		}
-		buildPath = filepath.Join(dir, "scout")
-		args := []string{"build", "-o", buildPath}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		cmd := exec.Command("go", append(args, "./cmd/scout")...)
-		cmd.Dir = root
-		buildOut, buildErr = cmd.CombinedOutput()
-	})
+	buildOnce.Do(func() { buildPath, useLock, buildErr = sharedBuild(root) })
 	if buildErr != nil {
-		t.Fatalf("scouttest: building scout: %v\n%s", buildErr, buildOut)
+		t.Fatalf("scouttest: building scout: %v", buildErr)
 	}
 	return buildPath
 }

@@ -88,14 +88,21 @@ type Proc struct {
 	stash   map[string]Msg // responses read while awaiting another id
 }
 
+// lockedBuffer collects stderr; grew holds a token once it has grown since
+// the token was last taken.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu   sync.Mutex
+	b    bytes.Buffer
+	grew chan struct{}
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	select {
+	case l.grew <- struct{}{}:
+	default:
+	}
 	return l.b.Write(p)
 }
 
@@ -137,7 +144,7 @@ func Start(t testing.TB, opts Options) *Proc {
 	if opts.Debug {
 		cmd.Env = append(cmd.Env, "SCOUT_DEBUG_METHODS=1")
 	}
-	p := &Proc{t: t, Cmd: cmd, msgs: make(chan Msg, 1<<16), stderr: &lockedBuffer{}, done: make(chan struct{}), observe: opts.Observe}
+	p := &Proc{t: t, Cmd: cmd, msgs: make(chan Msg, 1<<16), stderr: &lockedBuffer{grew: make(chan struct{}, 1)}, done: make(chan struct{}), observe: opts.Observe}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -202,6 +209,27 @@ func decodeMsg(line []byte) Msg {
 
 // Stderr returns what the backend wrote to stderr so far.
 func (p *Proc) Stderr() string { return p.stderr.String() }
+
+// AwaitStderr returns the backend's stderr once it holds want, or what it
+// holds when the backend has exited or DefaultTimeout has passed: stderr
+// is read on its own pipe, so a line written before a response may reach
+// the test after it.
+func (p *Proc) AwaitStderr(want string) string {
+	timeout := time.After(DefaultTimeout)
+	for {
+		stderr := p.Stderr()
+		if strings.Contains(stderr, want) {
+			return stderr
+		}
+		select {
+		case <-p.stderr.grew:
+		case <-p.done: // everything it wrote has been read
+			return p.Stderr()
+		case <-timeout:
+			return p.Stderr()
+		}
+	}
+}
 
 // Write writes raw bytes to the backend's stdin.
 func (p *Proc) Write(b []byte) {

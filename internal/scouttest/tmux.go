@@ -1,8 +1,6 @@
 package scouttest
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,13 +10,13 @@ import (
 	"time"
 )
 
-// Tmux is a private tmux server (its own -L socket, no user
-// configuration) with one window running a shell script, for end-to-end
-// tests of the interface on a real terminal. The server is killed when the
-// test ends.
+// Tmux is a private tmux server (its own socket, no user configuration)
+// with one window running a shell script, for end-to-end tests of the
+// interface on a real terminal. When the test ends the server is killed and
+// its socket removed (tmux 3.3a's kill-server leaves it behind).
 type Tmux struct {
 	t      testing.TB
-	socket string
+	socket string // the -S path, in a directory of its own
 	// Dir holds the script and whatever files the script writes.
 	Dir string
 }
@@ -34,9 +32,7 @@ func StartTmux(t testing.TB, dir string, w, h int, env []string, script string) 
 		}
 		t.Skip("tmux is not installed")
 	}
-	var rnd [6]byte
-	_, _ = rand.Read(rnd[:])
-	x := &Tmux{t: t, socket: "scouttest-" + hex.EncodeToString(rnd[:]), Dir: t.TempDir()}
+	x := &Tmux{t: t, socket: socketPath(t), Dir: t.TempDir()}
 	var sb strings.Builder
 	for _, kv := range append(append(Environ(), env...), "OUTDIR="+x.Dir) {
 		if k, v, ok := strings.Cut(kv, "="); ok && isEnvName(k) {
@@ -49,8 +45,22 @@ func StartTmux(t testing.TB, dir string, w, h int, env []string, script string) 
 		t.Fatal(err)
 	}
 	x.tmux("-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh "+shellQuote(sh))
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", x.socket, "kill-server").Run() })
 	return x
+}
+
+// socketPath returns the path of a server's socket in a new directory
+// removed when the test ends. It is not under t.TempDir: a socket's path
+// is limited to 107 bytes, and a test's temporary directory alone can take
+// 90.
+func socketPath(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "scouttest-tmux-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "socket")
 }
 
 func isEnvName(k string) bool {
@@ -66,7 +76,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 
 func (x *Tmux) tmux(args ...string) string {
 	x.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-S", x.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -108,7 +118,14 @@ func (x *Tmux) Screen(escapes bool) string {
 // never returned), and returns it.
 func (x *Tmux) WaitScreen(what string, cond func(screen string) bool) string {
 	x.t.Helper()
-	deadline := time.Now().Add(DefaultTimeout)
+	return x.WaitScreenWithin(DefaultTimeout, what, cond)
+}
+
+// WaitScreenWithin is WaitScreen with its own bound, for waits that grow
+// with the work (a walk of a large tree under -race).
+func (x *Tmux) WaitScreenWithin(d time.Duration, what string, cond func(screen string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		s := x.Screen(false)
 		if cond(s) {

@@ -17,14 +17,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"testing"
 )
 
 // unset are the variables that name a store or a credential outside the
 // home: each would let a test read (or, for a provider, call) something
 // real. Tests that need one set it themselves, pointing at a fixture.
 var unset = []string{
-	"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "OPENCODE_DB",
+	"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "OPENCODE_DB", "CRUSH_GLOBAL_DATA",
 	"OPENAI_API_KEY", "OPENAI_BASE_URL",
 	"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
 	"OPENROUTER_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
@@ -112,4 +114,37 @@ func removeStale() {
 			os.RemoveAll(dir)
 		}
 	}
+}
+
+var (
+	cleanupMu sync.Mutex
+	cleanups  []func()
+)
+
+// AtExit registers fn to run once the process's tests have run, for
+// fixtures the tests of a package share (built once, removed at the end);
+// TestMain must run its tests through Wrap for it to happen.
+func AtExit(fn func()) {
+	cleanupMu.Lock()
+	defer cleanupMu.Unlock()
+	cleanups = append(cleanups, fn)
+}
+
+// Wrap returns m with a Run that runs the AtExit functions after the
+// tests: `os.Exit(testhome.Wrap(m).Run())`, or
+// `goleak.VerifyTestMain(testhome.Wrap(m))`.
+func Wrap(m *testing.M) interface{ Run() int } { return wrapped{m} }
+
+type wrapped struct{ m *testing.M }
+
+func (w wrapped) Run() int {
+	defer func() {
+		cleanupMu.Lock()
+		defer cleanupMu.Unlock()
+		for _, fn := range cleanups {
+			fn()
+		}
+		cleanups = nil
+	}()
+	return w.m.Run()
 }

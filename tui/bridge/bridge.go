@@ -32,6 +32,9 @@ type Backend interface {
 
 	// ProjectFiles is project.files: a fresh snapshot.
 	ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, error)
+	// ProjectIndex is project.index: one page of the walk of the whole
+	// tree (cursor nil: a fresh walk).
+	ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error)
 	// ProjectList is project.list: one page of one folder.
 	ProjectList(ctx context.Context, ref string, limit int) (wire.ListResult, error)
 	// ProjectRead is project.read: the head of one file.
@@ -40,8 +43,8 @@ type Backend interface {
 	// SessionDiscover is session.discover: one page of the incremental
 	// scan (cursor nil: a fresh scan).
 	SessionDiscover(ctx context.Context, cursor *string) (wire.DiscoverResult, error)
-	// SessionOpen is session.open: the exact open of one session.
-	SessionOpen(ctx context.Context, id string) (wire.SessionOpenResult, error)
+	// SessionOpen is session.open: the exact open of session id of agent.
+	SessionOpen(ctx context.Context, id, agent string) (wire.SessionOpenResult, error)
 
 	// ModelCatalog is model.catalog: one page of the choices (cursor nil:
 	// a fresh revision).
@@ -53,6 +56,12 @@ type Backend interface {
 	ModelRefresh(ctx context.Context, provider string) (wire.RefreshResult, error)
 	// ModelSelect is model.select under the guard revision.
 	ModelSelect(ctx context.Context, provider, model string, effort *string, revision string) (wire.SelectResult, error)
+	// ModelEnable is model.enable: a model enabled or disabled, applied by
+	// the next child.
+	ModelEnable(ctx context.Context, provider, model string, enabled bool) (wire.EnableResult, error)
+	// ModelCatalogModels is model.catalog.models: one page of every cached
+	// model with its enabled state (cursor nil: a fresh revision).
+	ModelCatalogModels(ctx context.Context, cursor *string) (wire.ModelsResult, error)
 }
 
 var _ Backend = (*rpcclient.Client)(nil)
@@ -66,14 +75,19 @@ var Required = []string{wire.MethodProjectFiles}
 var Sessions = []string{wire.MethodSessionDiscover, wire.MethodSessionOpen}
 
 // Providers are the Providers page's capabilities: status and choices,
-// the deliberate refresh and the deliberate selection.
-var Providers = []string{wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect}
+// the deliberate refresh, the deliberate selection, enabling models and the
+// list of every cached model.
+var Providers = []string{
+	wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect,
+	wire.MethodModelEnable, wire.MethodModelCatalogModels,
+}
 
 // Optional are the capabilities the picker uses when the backend offers
-// them: lazy folders and the preview (project.list, project.read),
-// cancellation of stale work (operation.cancel), and the other tabs'
-// capabilities (a tab whose capabilities were not negotiated says so).
-var Optional = slices.Concat([]string{wire.MethodProjectList, wire.MethodProjectRead, wire.MethodCancel}, Sessions, Providers)
+// them: the whole tree after a truncated snapshot (project.index), lazy
+// folders and the preview (project.list, project.read), cancellation of
+// stale work (operation.cancel), and the other tabs' capabilities (a tab
+// whose capabilities were not negotiated says so).
+var Optional = slices.Concat([]string{wire.MethodProjectIndex, wire.MethodProjectList, wire.MethodProjectRead, wire.MethodCancel}, Sessions, Providers)
 
 // Negotiation returns the capabilities of a picker that opens on a tab
 // needing tab: Required plus tab are required, the rest of Optional is

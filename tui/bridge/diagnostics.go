@@ -2,19 +2,21 @@ package bridge
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // diagnosticPrefix starts every line the backend writes on stderr for a
 // person to read (a broken config.toml, a home that cannot be opened);
 // other lines (a panic's trace) are not shown.
-const diagnosticPrefix = "scout backend: "
+const diagnosticPrefix = wire.DiagnosticPrefix
 
 // saidElsewhere are the starts of diagnostics that are not shown: a
 // refresh's outcome, which the Providers page words itself, and the
@@ -36,12 +38,40 @@ const (
 type Diagnostics struct {
 	mu      sync.Mutex
 	partial []byte
-	lines   chan string
+	lines   chan DiagnosticMsg
+	home    string // the backend home, to name its files in full
+}
+
+// NameFilesIn makes the diagnostics name the backend home's files (which
+// the backend names by role, config.toml: line 3: ...) by their path in
+// home, so a diagnostic that asks for a fix says which file to edit.
+func (d *Diagnostics) NameFilesIn(home string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.home = home
+}
+
+// homeFiles are the files of the backend home its diagnostics name by role.
+var homeFiles = []string{"config.toml", "enabled.json", "trusted.json", "state.json"}
+
+// NameHomeFiles returns a backend diagnostic with the home file it starts
+// with ("config.toml: ...", "enabled.json is ...") named by its path in
+// home; other text, or an empty home, is returned as it is.
+func NameHomeFiles(text, home string) string {
+	if home == "" {
+		return text
+	}
+	for _, f := range homeFiles {
+		if rest, ok := strings.CutPrefix(text, f); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, " ")) {
+			return filepath.Join(home, f) + rest
+		}
+	}
+	return text
 }
 
 // NewDiagnostics returns an empty Diagnostics.
 func NewDiagnostics() *Diagnostics {
-	return &Diagnostics{lines: make(chan string, diagnosticQueue)}
+	return &Diagnostics{lines: make(chan DiagnosticMsg, diagnosticQueue)}
 }
 
 // Write splits p into lines and queues the diagnostics among them.
@@ -61,7 +91,7 @@ func (d *Diagnostics) Write(p []byte) (int, error) {
 		d.partial, rest = nil, rest[i+1:]
 		if text, ok := strings.CutPrefix(string(line), diagnosticPrefix); ok && text != "" && !saidElsewhere.MatchString(text) {
 			select {
-			case d.lines <- display.Clean(text):
+			case d.lines <- DiagnosticMsg{Text: display.Clean(NameHomeFiles(text, d.home)), Unserved: strings.HasSuffix(text, wire.UnservedNote)}:
 			default: // the root is behind: drop it
 			}
 		}
@@ -71,10 +101,26 @@ func (d *Diagnostics) Write(p []byte) (int, error) {
 // DiagnosticMsg is one diagnostic of the backend, in its own words.
 type DiagnosticMsg struct {
 	Text string
+	// Unserved is set when the backend serves nothing of the workspace
+	// (a broken config.toml, a workspace or home it cannot open): Text
+	// says why, and no listing is to be taken for an empty project.
+	Unserved bool
 }
 
 // ListenDiagnostics waits for the next diagnostic; the root re-arms it
 // after each one.
 func ListenDiagnostics(d *Diagnostics) tea.Cmd {
-	return func() tea.Msg { return DiagnosticMsg{Text: <-d.lines} }
+	return func() tea.Msg { return <-d.lines }
+}
+
+// Unserved returns, from the backend child's stderr, why it serves
+// nothing of the workspace: the reason of its first diagnostic that says
+// so ("" when none does). `scout filter` reads it once the child exited.
+func Unserved(stderr string) string {
+	for line := range strings.SplitSeq(stderr, "\n") {
+		if text, ok := strings.CutPrefix(line, diagnosticPrefix); ok && strings.HasSuffix(text, wire.UnservedNote) {
+			return display.Clean(strings.TrimSuffix(text, wire.UnservedNote))
+		}
+	}
+	return ""
 }

@@ -28,3 +28,45 @@ func TestDiagnosticsKeepsTheBackendsOwnLines(t *testing.T) {
 		}
 	}
 }
+
+func TestDiagnosticsTellAnUnservedWorkspace(t *testing.T) {
+	d := bridge.NewDiagnostics()
+	stderr := "scout backend: the trusted .scout/config.toml is broken; not applied\n" +
+		"scout backend: config.toml: files.respect: unknown key; serving an empty workspace until it is fixed\n"
+	if _, err := d.Write([]byte(stderr)); err != nil {
+		t.Fatal(err)
+	}
+	first := bridge.ListenDiagnostics(d)().(bridge.DiagnosticMsg)
+	second := bridge.ListenDiagnostics(d)().(bridge.DiagnosticMsg)
+	if first.Unserved || !second.Unserved {
+		t.Fatalf("unserved: %v for %q, %v for %q", first.Unserved, first.Text, second.Unserved, second.Text)
+	}
+	if got := bridge.Unserved(stderr); got != "config.toml: files.respect: unknown key" {
+		t.Fatalf("Unserved = %q", got)
+	}
+	if got := bridge.Unserved("scout backend: the trusted x is broken; not applied\npanic: x\n"); got != "" {
+		t.Fatalf("Unserved of a served workspace = %q", got)
+	}
+}
+
+// A diagnostic that asks for a file of the backend home to be fixed names
+// it by its path; other diagnostics, and the project's own
+// .scout/config.toml, are left as they are.
+func TestDiagnosticsNameHomeFiles(t *testing.T) {
+	d := bridge.NewDiagnostics()
+	d.NameFilesIn("/h/scout")
+	d.Write([]byte("scout backend: config.toml: line 3: not valid TOML; serving an empty workspace until it is fixed\n" +
+		"scout backend: enabled.json is unsafe, unreadable or malformed; it is not applied\n" +
+		"scout backend: the trusted .scout/config.toml: providers[1].id: unknown key; not applied\n" +
+		"scout backend: config.tomlish\n"))
+	for _, w := range []string{
+		"/h/scout/config.toml: line 3: not valid TOML; serving an empty workspace until it is fixed",
+		"/h/scout/enabled.json is unsafe, unreadable or malformed; it is not applied",
+		"the trusted .scout/config.toml: providers[1].id: unknown key; not applied",
+		"config.tomlish",
+	} {
+		if got := bridge.ListenDiagnostics(d)().(bridge.DiagnosticMsg).Text; got != w {
+			t.Errorf("diagnostic %q, want %q", got, w)
+		}
+	}
+}

@@ -114,7 +114,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	entries := bridgetest.Entries(benchPaths())
 	res := wire.ProjectFilesResult{Generation: 1, Entries: entries}
 	for b.Loop() {
-		s := newSnapshot(res)
+		s := newSnapshot(res, false)
 		if _, err := tree.New(s.tree); err != nil {
 			b.Fatal(err)
 		}

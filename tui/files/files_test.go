@@ -266,7 +266,7 @@ func TestPreviewWalksOneFolderAtATimeAndCaches(t *testing.T) {
 }
 
 func TestTruncatedSnapshotOpensFoldersLazily(t *testing.T) {
-	fake := bridgetest.New(bridgetest.Options{Files: fixture, Preview: true, Truncated: true})
+	fake := bridgetest.New(bridgetest.Options{Files: fixture, Preview: true, Truncated: true, Without: []string{wire.MethodProjectIndex}})
 	fake.SetFiles(func(ctx context.Context, n int, def wire.ProjectFilesResult) (wire.ProjectFilesResult, error) {
 		def.Entries = slices.DeleteFunc(def.Entries, func(e wire.FileEntry) bool { return strings.HasPrefix(e.Path, "vendor/") })
 		return def, nil
@@ -390,10 +390,11 @@ func TestPasteUnderHelpClosesIt(t *testing.T) {
 	}
 }
 
-// The truncated snapshot's notice keeps what to do (→ opens a folder) at
-// 40 columns: shorter words, not a cut sentence.
+// The truncated snapshot's notice (a backend without project.index) keeps
+// what to do (→ opens a folder) at 40 columns: shorter words, not a cut
+// sentence.
 func TestTruncationNoticeFitsAt40Columns(t *testing.T) {
-	fake := bridgetest.New(bridgetest.Options{Files: fixture, Preview: true, Truncated: true})
+	fake := bridgetest.New(bridgetest.Options{Files: fixture, Preview: true, Truncated: true, Without: []string{wire.MethodProjectIndex}})
 	h := start(t, fake, files.Options{}, 40, 10)
 	h.settled("")
 	h.waitText("not all files listed; → opens a folder")

@@ -13,8 +13,10 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
 	"github.com/scoutdev/scout/tui/files"
+	"github.com/scoutdev/scout/tui/internal/pagetest"
 )
 
 // fixture is a small but realistic project.
@@ -58,68 +60,72 @@ type harness struct {
 	fake *bridgetest.Fake
 	page *files.Model
 
+	loop *pagetest.Loop
 	mu   sync.Mutex
 	last frame
-	seen int
 }
-
-// probe is a message nobody handles: sending it makes the filter record a
-// fresh frame.
-type probe struct{}
 
 func start(t *testing.T, fake *bridgetest.Fake, opts files.Options, w, h int) *harness {
 	t.Helper()
-	opts.Backend = fake
+	return startWith(t, fake, fake, opts, w, h)
+}
+
+// startWith is start with b as the backend of the root and the page (fake,
+// closed at the end, may be what b starts).
+func startWith(t *testing.T, b bridge.Backend, fake *bridgetest.Fake, opts files.Options, w, h int) *harness {
+	t.Helper()
+	opts.Backend = b
 	hs := &harness{t: t, fake: fake, page: files.New(opts)}
-	m := tui.New(tui.Options{Backend: fake, Pages: []tui.Page{
+	m := tui.New(tui.Options{Backend: b, Pages: []tui.Page{
 		hs.page,
 		tui.NewPlaceholder("Sessions", "sessions page"),
 		tui.NewPlaceholder("Providers", "providers page"),
 	}})
+	hs.loop = pagetest.NewLoop(hs.record)
 	hs.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
 		// A fixed colour profile: the test output is no terminal.
-		teatest.WithProgramOptions(tea.WithFilter(hs.filter), tea.WithColorProfile(colorprofile.TrueColor)))
+		teatest.WithProgramOptions(tea.WithFilter(hs.loop.Filter), tea.WithColorProfile(colorprofile.TrueColor)))
 	t.Cleanup(func() {
 		_ = hs.tm.Quit()
 		hs.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 		fake.Close()
 	})
+	// A test's own size or colour profile must come after the program's.
+	if !hs.loop.Started(time.Now().Add(waitTimeout)) {
+		t.Fatal("the program did not get its initial size and colour profile")
+	}
 	return hs
 }
 
-func (h *harness) filter(m tea.Model, msg tea.Msg) tea.Msg {
+func (h *harness) record(m tea.Model) {
 	root, ok := m.(tui.Model)
 	if !ok {
-		return msg
+		return
 	}
 	f := frame{view: root.View().Content, query: h.page.Query(), rows: h.page.Rows(), focused: h.page.Focused(), marked: h.page.Marked(), settled: h.page.Settled()}
 	h.mu.Lock()
 	h.last = f
-	h.seen++
 	h.mu.Unlock()
-	return msg
 }
 
 // waitTimeout is generous: the machines running the tests are shared.
 const waitTimeout = 15 * time.Second
 
-// wait probes until cond holds for a frame, and returns that frame.
+// wait waits until cond holds for the frame after a message (pagetest.Loop),
+// and returns that frame.
 func (h *harness) wait(what string, cond func(frame) bool) frame {
 	h.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		h.tm.Send(probe{})
-		time.Sleep(5 * time.Millisecond)
+	var f frame
+	check := func() bool {
 		h.mu.Lock()
-		f := h.last
+		f = h.last
 		h.mu.Unlock()
-		if cond(f) {
-			return f
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s; last view:\n%s", what, ansi.Strip(f.view))
-		}
+		return cond(f)
 	}
+	if !h.loop.Until(h.tm, time.Now().Add(waitTimeout), check) {
+		h.t.Fatalf("timed out waiting for %s; last view:\n%s", what, ansi.Strip(f.view))
+	}
+	return f
 }
 
 // waitText waits until the plain view contains s.

@@ -21,6 +21,8 @@ type KeyMap struct {
 	Accept   key.Binding
 	Rescan   key.Binding
 	Preview  key.Binding
+	// The preview's scroll: a line, a page.
+	PreviewUp, PreviewDown, PreviewPageUp, PreviewPageDown key.Binding
 }
 
 // DefaultKeyMap returns the Files page's bindings; Mark and MarkUp are
@@ -40,6 +42,12 @@ func DefaultKeyMap(multi bool) KeyMap {
 		Accept:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "accept")),
 		Rescan:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "rescan")),
 		Preview:  key.NewBinding(key.WithKeys("alt+p"), key.WithHelp("alt+p", "toggle preview")),
+
+		// Help lists each pair once, under the first of it.
+		PreviewUp:       key.NewBinding(key.WithKeys("shift+up"), key.WithHelp("shift+↑/↓", "scroll preview")),
+		PreviewDown:     key.NewBinding(key.WithKeys("shift+down"), key.WithHelp("shift+↑/↓", "scroll preview")),
+		PreviewPageUp:   key.NewBinding(key.WithKeys("shift+pgup"), key.WithHelp("shift+pgup/pgdn", "page preview")),
+		PreviewPageDown: key.NewBinding(key.WithKeys("shift+pgdown"), key.WithHelp("shift+pgup/pgdn", "page preview")),
 	}
 	k.Mark.SetEnabled(multi)
 	k.MarkUp.SetEnabled(multi)
@@ -55,6 +63,6 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, tui.LineEditHelp("edit the query")},
-		{k.Expand, k.Collapse, k.Mark, k.MarkUp, k.Accept, k.Rescan, k.Preview},
+		{k.Expand, k.Collapse, k.Mark, k.MarkUp, k.Accept, k.Rescan, k.Preview, k.PreviewUp, k.PreviewPageUp},
 	}
 }

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"slices"
@@ -37,7 +38,7 @@ func TestSnapshotHeapPerEntry(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"candidates, ranker index, tree entries", func() { snap = newSnapshot(res) }},
+		{"candidates, ranker index, tree entries", func() { snap = newSnapshot(res, false) }},
 		{"tree", func() {
 			if tr, err = tree.New(snap.tree); err != nil {
 				t.Fatal(err)
@@ -87,4 +88,90 @@ func benchReport() *wire.ProjectFilesResult {
 	})
 	rep.SetTS("2026-11-29T00:00:00.000Z")
 	return rep
+}
+
+// TestIndexHeapPerEntry measures what the frontend keeps per entry of a
+// whole index of a million files (1,001,110 entries with their folders,
+// the paths of internal/cmd/gentree), merged as the picker merges it:
+// pages of 10,000 decoded from their lines, the files added to the
+// snapshot's ranker, the entries gathered for the tree, then the tree.
+// Run with -v (SCOUT_TEST_MEMORY=1) for docs/performance.md.
+func TestIndexHeapPerEntry(t *testing.T) {
+	if os.Getenv("SCOUT_TEST_MEMORY") == "" {
+		t.Skip("SCOUT_TEST_MEMORY is not set")
+	}
+	var all []wire.FileEntry
+	seen := map[string]bool{}
+	for leaf := range 1000 {
+		dir := fmt.Sprintf("pkg%02d/mod%02d/part%02d", leaf/100, leaf/10%10, leaf%10)
+		for i := range len(dir) + 1 {
+			if (i == len(dir) || dir[i] == '/') && !seen[dir[:i]] {
+				seen[dir[:i]] = true
+				all = append(all, wire.FileEntry{Path: dir[:i], Kind: wire.KindDirectory})
+			}
+		}
+		for i := leaf; i < 1_000_000; i += 1000 {
+			all = append(all, wire.FileEntry{Path: fmt.Sprintf("%s/file%07d.go", dir, i), Kind: wire.KindFile})
+		}
+	}
+	var lines [][]byte
+	for i := 0; i < len(all); i += 10000 {
+		page := &wire.ProjectIndexResult{Generation: 1, Entries: all[i:min(i+10000, len(all))], Progress: wire.ProgressPageEntries}
+		line, err := page.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, line)
+	}
+	n := len(all)
+	all, seen = nil, nil
+	snap := newSnapshot(wire.ProjectFilesResult{Generation: 1, Entries: []wire.FileEntry{}, Truncated: true}, false)
+	var dirs []tree.Entry
+	var tr *tree.Tree
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"pages merged: ranker, folders aside", func() {
+			mg := newMerger(nil, DefaultMaxIndexed)
+			for _, line := range lines {
+				var page wire.ProjectIndexResult
+				if err := page.DecodeValid(line); err != nil {
+					t.Fatal(err)
+				}
+				fresh := mg.merge(page.Entries)
+				snap.ranker.Add(Candidates(fresh))
+				for _, e := range fresh {
+					if e.Kind == wire.KindDirectory {
+						dirs = append(dirs, tree.Entry{Path: e.Path, Kind: tree.Dir})
+					}
+				}
+			}
+		}},
+		{"tree (growTree's build)", func() {
+			empty, err := tree.New(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add := dirs
+			for i := range snap.ranker.Len() {
+				add = append(add, tree.Entry{Path: snap.ranker.Path(i), Kind: tree.File})
+			}
+			if tr, err = tree.New(mergeSorted(empty.View(), add)); err != nil {
+				t.Fatal(err)
+			}
+			dirs = nil
+		}},
+	}
+	total := uint64(0)
+	for _, st := range steps {
+		before := liveHeap()
+		st.do()
+		d := liveHeap() - before
+		total += d
+		t.Logf("%-40s %10d bytes, %5.1f bytes/entry", st.name, d, float64(d)/float64(n))
+	}
+	t.Logf("%-40s %10d bytes, %5.1f bytes/entry (%d entries, %d files)", "total", total, float64(total)/float64(n), n, snap.ranker.Len())
+	runtime.KeepAlive(tr)
+	runtime.KeepAlive(snap)
 }

@@ -13,6 +13,7 @@ package files
 
 import (
 	"context"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -34,6 +35,18 @@ type Options struct {
 	Query string
 	// Multi lets Tab mark several files.
 	Multi bool
+	// Lines, when set, are the candidates instead of the project's files
+	// (the picker over standard input): no scan, no tree; Backend is then
+	// normally a bridge.Lazy, started for the first preview of a line
+	// that names a file of the project.
+	Lines *Lines
+	// Dirs makes the project's folders the candidates instead of its
+	// files (Alt-C), and the tree shows folders only.
+	Dirs bool
+	// MaxIndexed is the ceiling on the entries held when a truncated
+	// snapshot is extended by project.index (--max-indexed): 0 means
+	// DefaultMaxIndexed, a negative value the snapshot alone.
+	MaxIndexed int
 }
 
 // Model is the Files page.
@@ -45,6 +58,8 @@ type Model struct {
 	paints  rowPaints
 	input   textinput.Model
 	multi   bool
+	dirs    bool        // folders are the candidates
+	stdin   *stdinState // the candidates are lines of input
 
 	previewPref previewPref
 
@@ -52,6 +67,9 @@ type Model struct {
 	// previews made in an earlier epoch are dropped.
 	epoch   int
 	canList bool // project.list and project.read were negotiated
+	// unserved says why the backend serves nothing of the workspace (a
+	// broken config.toml), so the empty list is not taken for a project.
+	unserved string
 
 	scan    scanState
 	snap    *snapshot
@@ -59,6 +77,9 @@ type Model struct {
 	folders map[string]*folder // project.list cache for this epoch
 	lazy    map[string]bool    // folders of a truncated snapshot listed lazily
 	extra   []wire.FileEntry   // entries those listings added
+
+	idx        indexing // the walk extending a truncated snapshot (indexing.go)
+	maxIndexed int
 
 	rank          rankState
 	cursor        int
@@ -85,11 +106,21 @@ func New(opts Options) *Model {
 		keys:    DefaultKeyMap(opts.Multi),
 		input:   in,
 		multi:   opts.Multi,
+		dirs:    opts.Dirs,
 		canList: bridge.Negotiated(opts.Backend, wire.MethodProjectList, wire.MethodProjectRead),
 		folders: map[string]*folder{},
 		lazy:    map[string]bool{},
 		marked:  map[string]bool{},
 		rank:    rankState{k: rankWindow},
+	}
+	if opts.Lines != nil {
+		m.stdin = &stdinState{src: opts.Lines}
+	}
+	switch {
+	case opts.MaxIndexed == 0:
+		m.maxIndexed = DefaultMaxIndexed
+	case opts.MaxIndexed > 0:
+		m.maxIndexed = opts.MaxIndexed
 	}
 	m.restyle()
 	return m
@@ -102,7 +133,12 @@ func (m *Model) restyle() {
 }
 
 // Title implements tui.Page.
-func (m *Model) Title() string { return "Files" }
+func (m *Model) Title() string {
+	if m.stdin != nil {
+		return "Lines"
+	}
+	return "Files"
+}
 
 // Keys implements tui.Page. The tree's keys are left out while a query
 // is ranked: there →, ←, Home and End move in the query line.
@@ -112,11 +148,20 @@ func (m *Model) Keys() help.KeyMap {
 	for _, b := range []*key.Binding{&k.Expand, &k.Collapse, &k.Top, &k.Bottom} {
 		b.SetEnabled(tree)
 	}
+	for _, b := range []*key.Binding{&k.PreviewUp, &k.PreviewDown, &k.PreviewPageUp, &k.PreviewPageDown} {
+		b.SetEnabled(m.previewShown())
+	}
+	k.Rescan.SetEnabled(m.stdin == nil) // input is read once
 	return k
 }
 
-// Init implements tui.Page: the first scan.
-func (m *Model) Init() tea.Cmd { return m.startScan() }
+// Init implements tui.Page: the first scan, or the first lines of input.
+func (m *Model) Init() tea.Cmd {
+	if m.stdin != nil {
+		return tea.Batch(m.listenLines(), m.Spin())
+	}
+	return m.startScan()
+}
 
 // Query returns the query line's text.
 func (m *Model) Query() string { return m.input.Value() }
@@ -133,8 +178,9 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		return m, m.moved()
 	case page.RestyleMsg:
 		m.restyle()
+		return m, m.colourPreview()
 	case spinner.TickMsg:
-		return m, m.Turn(msg, m.scan.running)
+		return m, m.Turn(msg, m.scan.running || m.reading() || m.indexingNow())
 	case scanMsg:
 		return m, m.handleScan(msg)
 	case scanRetryMsg:
@@ -143,19 +189,40 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 		}
 	case rankMsg:
 		return m, m.handleRank(msg)
+	case linesMsg:
+		return m, m.handleLines(msg)
+	case addedMsg:
+		return m, m.handleAdded(msg)
+	case indexMsg:
+		return m, m.handleIndex(msg)
+	case indexRetryMsg:
+		return m, m.handleIndexRetry(msg)
+	case rerankMsg:
+		return m, m.handleRerank(msg)
+	case treeMsg:
+		return m, m.handleTree(msg)
+	case treeTickMsg:
+		return m, m.handleTreeTick(msg)
 	case previewTickMsg:
 		return m, m.handlePreviewTick(msg)
 	case previewMsg:
-		m.handlePreview(msg)
+		return m, m.handlePreview(msg)
+	case colourMsg:
+		m.handleColour(msg)
 	case lazyMsg:
 		return m, m.handleLazy(msg)
 	case bridge.InvalidatedMsg: // of a newer generation
 		return m, m.reset()
 	case bridge.RestartedMsg:
+		m.unserved = ""
 		m.canList = bridge.Negotiated(m.backend, wire.MethodProjectList, wire.MethodProjectRead)
 		return m, m.reset()
 	case bridge.DownMsg:
 		m.cancelWork()
+	case bridge.DiagnosticMsg:
+		if msg.Unserved {
+			m.unserved = strings.TrimSuffix(msg.Text, wire.UnservedNote)
+		}
 	}
 	return m, nil
 }
@@ -163,6 +230,12 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 // reset clears every snapshot, listing, id, mark and preview and rescans;
 // the query stays.
 func (m *Model) reset() tea.Cmd {
+	if m.stdin != nil {
+		// The lines stay: only what came from the backend goes.
+		m.stdin.starting = false
+		m.dropListings()
+		return m.moved()
+	}
 	m.cancelWork()
 	m.epoch++
 	m.snap, m.tree = nil, nil
@@ -175,14 +248,17 @@ func (m *Model) reset() tea.Cmd {
 	return m.startScan()
 }
 
-// cancelWork abandons the scan, ranking and preview in flight.
+// cancelWork abandons the scan, index walk, ranking and preview in
+// flight.
 func (m *Model) cancelWork() {
-	for _, c := range []context.CancelFunc{m.scan.cancel, m.rank.cancel, m.preview.cancel} {
+	for _, c := range []context.CancelFunc{m.scan.cancel, m.rank.cancel} {
 		if c != nil {
 			c()
 		}
 	}
-	m.scan.running = false
+	m.preview.stop()
+	m.scan.running, m.rank.inflight = false, false
+	m.stopIndex()
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -210,6 +286,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.MarkUp):
 		m.toggleMark()
 		return m.move(-1)
+	case key.Matches(msg, k.PreviewUp, k.PreviewDown, k.PreviewPageUp, k.PreviewPageDown):
+		m.scrollPreview(previewStep(k, msg, m.previewBody()))
+		return nil
 	case key.Matches(msg, k.Preview):
 		// From now on as asked, whatever the width.
 		if m.previewShown() {
@@ -241,6 +320,9 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 // rescan is Ctrl-R: a fresh snapshot and fresh listings, keeping the
 // rows shown until the snapshot arrives.
 func (m *Model) rescan() tea.Cmd {
+	if m.stdin != nil {
+		return nil // input is read once
+	}
 	if m.Down() {
 		return tui.ReportError(&bridgeDown{})
 	}
@@ -274,10 +356,11 @@ func (m *Model) accept() tea.Cmd {
 // yet while a scan runs, or the query's ranking not in yet.
 func (m *Model) settling() bool {
 	if m.snap == nil {
-		return m.scan.running
+		return m.scan.running || m.reading()
 	}
 	q := m.input.Value()
-	return q != "" && (m.rank.res == nil || m.rank.res.query != q || m.rank.res.snap != m.snap)
+	ranks := q != "" || m.stdin != nil // input is ranked under every query
+	return ranks && (m.rank.res == nil || m.rank.res.query != q || m.rank.res.snap != m.snap)
 }
 
 // settled resolves a pending accept once the rows are final.

@@ -16,12 +16,14 @@ import (
 // treeMode reports whether the tree is shown: an empty query, or a query
 // whose first ranking is not in yet.
 func (m *Model) treeMode() bool {
-	return m.input.Value() == "" || m.rank.res == nil
+	return m.stdin == nil && (m.input.Value() == "" || m.rank.res == nil)
 }
 
 // rowCount is the number of rows in the list shown.
 func (m *Model) rowCount() int {
 	switch {
+	case !m.treeMode() && m.rank.res == nil:
+		return 0 // input: not ranked yet
 	case !m.treeMode():
 		return len(m.rank.res.res.Matches)
 	case m.tree != nil:
@@ -48,9 +50,9 @@ func (m *Model) Focused() string {
 }
 
 // Settled reports whether nothing is in flight: no scan, the ranking of
-// the current query shown, the preview (if shown) loaded.
+// the current query shown, the preview (if shown) loaded and coloured.
 func (m *Model) Settled() bool {
-	return !m.scan.running && !m.settling() && !m.preview.loading
+	return !m.scan.running && !m.settling() && !m.preview.loading && !m.preview.colour.pending
 }
 
 // Rows returns the paths of every row of the list shown, top to bottom
@@ -102,7 +104,7 @@ func (m *Model) expand() tea.Cmd {
 	}
 	m.tree.Expand(r.Path)
 	cmd := m.moved()
-	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.Down() || m.lazy[r.Path] {
+	if m.hasChildren(m.cursor) || !m.snap.truncated || !m.canList || m.Down() || m.lazy[r.Path] || m.following() {
 		return cmd
 	}
 	return tea.Batch(cmd, m.lazyList(r.Path))
@@ -137,6 +139,9 @@ func (m *Model) previewShown() bool {
 	case previewOff:
 		return false
 	}
+	if m.stdin != nil && !m.stdin.paths {
+		return false // lines that name no file: nothing to preview
+	}
 	return m.Width() >= previewMinWidth
 }
 
@@ -147,13 +152,21 @@ func (m *Model) schedulePreview() tea.Cmd {
 	if !m.previewShown() || p == m.preview.path {
 		return nil
 	}
-	if m.preview.cancel != nil {
-		m.preview.cancel()
-	}
-	m.preview = preview{path: p, rev: m.preview.rev + 1, title: p}
+	m.preview.stop()
+	m.preview = preview{path: p, target: p, rev: m.preview.rev + 1, title: p}
 	switch {
 	case !ok:
 		return nil
+	case m.stdin != nil && m.backend.Child() == 0:
+		return m.previewInput(p)
+	case m.stdin != nil:
+		if m.preview.target, ok = projectPath(p); !ok {
+			m.preview.note = noPreviewNote
+			return nil
+		}
+		m.preview.title = m.preview.target
+	}
+	switch {
 	case !m.canList:
 		m.preview.note = "preview unavailable: this backend does not offer project.list and project.read"
 		return nil
@@ -191,18 +204,19 @@ func (m *Model) handlePreviewTick(msg previewTickMsg) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.preview.cancel = cancel
-	return previewCmd(ctx, m.walker(m.preview.path), m.epoch, msg.rev, m.preview.path)
+	return previewCmd(ctx, m.walker(m.preview.target), m.epoch, msg.rev, m.preview.target)
 }
 
-func (m *Model) handlePreview(msg previewMsg) {
+func (m *Model) handlePreview(msg previewMsg) tea.Cmd {
 	if msg.epoch != m.epoch {
-		return // listings of an older generation
+		return nil // listings of an older generation
 	}
 	m.remember(msg.fetched)
 	if msg.rev != m.preview.rev || errors.Is(msg.err, context.Canceled) {
-		return
+		return nil
 	}
 	m.preview.fill(msg)
+	return m.colourPreview()
 }
 
 // remember caches listings fetched for the current epoch.
@@ -247,6 +261,9 @@ func (m *Model) handleLazy(msg lazyMsg) tea.Cmd {
 		kind := wire.KindFile
 		if e.Type == wire.TypeDir {
 			kind = wire.KindDirectory
+		}
+		if m.dirs && kind != wire.KindDirectory {
+			continue
 		}
 		m.extra = append(m.extra, wire.FileEntry{Path: path.Join(msg.dir, e.Name), Kind: kind})
 	}

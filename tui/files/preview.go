@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/highlight"
 )
 
 // previewDelay is how long the focus must rest on a row before its preview
@@ -38,13 +39,17 @@ const (
 
 // preview is the preview pane's state.
 type preview struct {
-	path    string // the path shown (or being fetched)
+	path    string // the row shown (or being fetched)
+	target  string // the project path it names (the row's own but for input lines)
 	rev     int    // the focus revision the pane belongs to
 	cancel  context.CancelFunc
 	loading bool
 	title   string
-	lines   []string // sanitized content lines
+	lines   []string // sanitized content lines, cut for highlighting
 	note    string   // binary, truncated, unavailable, an error
+	file    bool     // lines are a file's (numbered), not a folder's listing
+	top     int      // the first line shown (Shift-↑/↓ scroll)
+	colour  colouring
 }
 
 // previewTickMsg fires previewDelay after the focus moved.
@@ -95,7 +100,8 @@ func fetchPreview(ctx context.Context, w *walker, p string) (*folder, *wire.Read
 
 // fill sets the pane's content from msg.
 func (p *preview) fill(msg previewMsg) {
-	p.loading, p.lines, p.note = false, nil, ""
+	p.loading, p.lines, p.note, p.file, p.top = false, nil, "", false, 0
+	p.colour = colouring{}
 	switch {
 	case msg.err != nil:
 		p.note = "preview failed: " + bridge.Describe(msg.err)
@@ -115,7 +121,7 @@ func (p *preview) fill(msg previewMsg) {
 	case msg.read.Size == 0:
 		p.note = "empty file"
 	default:
-		p.lines = contentLines(msg.read.Content)
+		p.lines, p.file = contentLines(msg.read.Content), true
 		if msg.read.Truncated {
 			p.note = fmt.Sprintf("first %d of %d bytes", len(msg.read.Content), msg.read.Size)
 		}
@@ -127,11 +133,13 @@ const tabWidth = 4
 
 // contentLines splits file content into display lines with tabs expanded
 // and every control, escape and bidirectional formatting character made
-// visible, so a file can never drive the terminal.
+// visible, so a file can never drive the terminal, each cut to
+// highlight.MaxLineBytes (no pane is wider; a minified line costs no more
+// than a short one, to highlight and to draw).
 func contentLines(s string) []string {
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = sanitize(strings.TrimSuffix(l, "\r"))
+		lines[i] = highlight.Cut(sanitize(highlight.Cut(strings.TrimSuffix(l, "\r"))))
 	}
 	return lines
 }

@@ -17,10 +17,11 @@ const rankWindow = 100
 
 // rankState is the ranking shown and the one in flight.
 type rankState struct {
-	rev    int // the ranking wanted
-	k      int // its window
-	cancel context.CancelFunc
-	res    *rankView // the ranking shown
+	rev      int  // the ranking wanted
+	k        int  // its window
+	inflight bool // the ranking wanted is being computed
+	cancel   context.CancelFunc
+	res      *rankView // the ranking shown
 }
 
 // rankView is one finished ranking: which snapshot, which query.
@@ -44,14 +45,14 @@ type rankMsg struct {
 // fresh window, or the tree when the query is empty.
 func (m *Model) queryChanged() tea.Cmd {
 	m.rank.k = rankWindow
-	if m.input.Value() == "" {
+	if m.input.Value() == "" && m.stdin == nil {
 		if m.rank.cancel != nil {
 			m.rank.cancel()
 		}
 		m.rank.rev++
-		m.rank.res = nil
+		m.rank.res, m.rank.inflight = nil, false
 		m.cursor, m.offset = 0, 0
-		return tea.Batch(m.settled(), m.moved())
+		return tea.Batch(m.settled(), m.moved(), m.growTree(), m.firstRanked())
 	}
 	return m.startRank()
 }
@@ -63,12 +64,12 @@ func (m *Model) startRank() tea.Cmd {
 		m.rank.cancel()
 	}
 	q := m.input.Value()
-	if q == "" || m.snap == nil {
+	if q == "" && m.stdin == nil || m.snap == nil {
 		return nil
 	}
 	m.rank.rev++
 	ctx, cancel := context.WithCancel(context.Background())
-	m.rank.cancel = cancel
+	m.rank.cancel, m.rank.inflight = cancel, true
 	snap, rev, k := m.snap, m.rank.rev, m.rank.k
 	return func() tea.Msg {
 		res, err := snap.ranker.Rank(ctx, q, k)
@@ -80,18 +81,23 @@ func (m *Model) handleRank(msg rankMsg) tea.Cmd {
 	if msg.rev != m.rank.rev || msg.view.snap != m.snap {
 		return nil // typed over, or ranked a snapshot since replaced
 	}
+	m.rank.inflight = false
 	if msg.err != nil {
 		if errors.Is(msg.err, context.Canceled) {
 			return nil
 		}
-		return tui.ReportError(msg.err)
+		return tea.Batch(tui.ReportError(msg.err), m.firstRanked())
 	}
 	prev := m.rank.res
+	focus, _ := m.focused()
 	m.rank.res = msg.view
-	if prev == nil || prev.query != msg.view.query {
+	switch {
+	case prev == nil || prev.query != msg.view.query:
 		m.cursor, m.offset = 0, 0
+	default:
+		m.keepFocus(focus) // the same query over more paths (the index grew)
 	}
-	return tea.Batch(m.settled(), m.moved())
+	return tea.Batch(m.settled(), m.moved(), m.ranked())
 }
 
 // grow widens the ranking window when the cursor nears its end and more

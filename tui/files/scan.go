@@ -63,14 +63,14 @@ func (m *Model) startScan() tea.Cmd {
 func (m *Model) runScan() tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), scanTimeout)
 	m.scan.running, m.scan.cancel = true, cancel
-	b, seq, epoch := m.backend, m.scan.seq, m.epoch
+	b, seq, epoch, dirs := m.backend, m.scan.seq, m.epoch, m.dirs
 	return func() tea.Msg {
 		defer cancel()
 		res, err := b.ProjectFiles(ctx)
 		if err != nil {
 			return scanMsg{seq: seq, epoch: epoch, err: err}
 		}
-		return scanMsg{seq: seq, epoch: epoch, snap: newSnapshot(res)}
+		return scanMsg{seq: seq, epoch: epoch, snap: newSnapshot(res, dirs)}
 	}
 }
 
@@ -95,7 +95,7 @@ func (m *Model) handleScan(msg scanMsg) tea.Cmd {
 	if err := m.adopt(msg.snap); err != nil {
 		return tui.ReportError(err)
 	}
-	return tea.Batch(m.startRank(), m.settled(), m.moved())
+	return tea.Batch(m.startRank(), m.settled(), m.moved(), m.followIndex(msg.snap))
 }
 
 func (m *Model) scanFailed(err error) tea.Cmd {
@@ -198,9 +198,7 @@ func compareComponents(a, b string) int {
 // dropListings forgets every listing, id and preview of an older
 // generation.
 func (m *Model) dropListings() {
-	if m.preview.cancel != nil {
-		m.preview.cancel()
-	}
+	m.preview.stop()
 	m.epoch++
 	m.folders, m.lazy, m.extra = map[string]*folder{}, map[string]bool{}, nil
 	m.preview = preview{}

@@ -48,7 +48,13 @@ type snapshot struct {
 	files     int
 }
 
-func newSnapshot(res wire.ProjectFilesResult) *snapshot {
+// newSnapshot makes a report a snapshot of its files, or of its folders
+// only when dirs.
+func newSnapshot(res wire.ProjectFilesResult, dirs bool) *snapshot {
 	c := Candidates(res.Entries)
+	if dirs {
+		res.Entries = onlyFolders(res.Entries)
+		c = Folders(res.Entries)
+	}
 	return &snapshot{gen: res.Generation, entries: res.Entries, tree: treeEntries(res.Entries), truncated: res.Truncated, ranker: rank.New(c), files: len(c)}
 }

@@ -34,6 +34,7 @@ type Styles struct {
 	PreviewTitle lipgloss.Style
 	PreviewBody  lipgloss.Style
 	PreviewNote  lipgloss.Style
+	LineNumber   lipgloss.Style // the preview's line numbers
 	Border       lipgloss.Style
 }
 
@@ -56,6 +57,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		PreviewTitle: lipgloss.NewStyle().Bold(true),
 		PreviewBody:  lipgloss.NewStyle(),
 		PreviewNote:  lipgloss.NewStyle().Faint(true).Italic(true),
+		LineNumber:   lipgloss.NewStyle().Faint(true),
 		Border:       lipgloss.NewStyle().Faint(true),
 	}
 	if noColor {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -71,10 +70,14 @@ func (m *Model) listHeight() int {
 }
 
 // notice is the line under the query for a truncated snapshot, in
-// shorter words when the longer ones do not fit.
+// shorter words when the longer ones do not fit: what the index is doing
+// when it extends the snapshot, else that not every file is listed.
 func (m *Model) notice() string {
 	if m.snap == nil || !m.snap.truncated {
 		return ""
+	}
+	if m.following() {
+		return m.indexNotice()
 	}
 	long, short := "⚠ not every file is listed (the scan hit its bounds)", "⚠ not all files listed"
 	if m.canList {
@@ -89,7 +92,7 @@ func (m *Model) notice() string {
 func (m *Model) queryLine() string {
 	in := m.input.View()
 	counts := m.styles.Count.Render(m.counts())
-	if m.scan.running {
+	if m.scan.running || m.reading() || m.indexingNow() {
 		counts = m.Spinner() + " " + counts
 	}
 	gap := m.Width() - ansi.StringWidth(in) - ansi.StringWidth(counts)
@@ -101,6 +104,9 @@ func (m *Model) queryLine() string {
 
 // counts is the query line's right side: matches of files, or files.
 func (m *Model) counts() string {
+	if m.stdin != nil {
+		return m.stdinCounts()
+	}
 	switch {
 	case m.snap == nil && m.scan.running:
 		return "scanning"
@@ -109,19 +115,28 @@ func (m *Model) counts() string {
 	case !m.treeMode():
 		return fmt.Sprintf("%d/%d", m.rank.res.res.Total, m.snap.files)
 	}
-	return fmt.Sprintf("%d files", m.snap.files)
+	return fmt.Sprintf("%d %s", m.snap.files, m.noun())
 }
 
 // Status implements tui.Page: counts and marks for the status line.
 func (m *Model) Status() string {
+	if m.stdin != nil {
+		return m.stdinStatus()
+	}
 	var parts []string
 	switch {
 	case m.scan.running:
 		parts = append(parts, "scanning")
 	case m.snap != nil:
-		parts = append(parts, fmt.Sprintf("%d files", m.snap.files))
+		parts = append(parts, fmt.Sprintf("%d %s", m.snap.files, m.noun()))
 	}
-	if m.snap != nil && m.snap.truncated {
+	switch {
+	case m.snap == nil || !m.snap.truncated || (m.following() && m.idx.complete):
+	case m.indexingNow():
+		parts = append(parts, "indexing")
+	case m.idx.stopped:
+		parts = append(parts, "index stopped at the ceiling")
+	default:
 		parts = append(parts, "truncated")
 	}
 	if len(m.marks) > 0 {
@@ -135,7 +150,10 @@ func (m *Model) listLines(w int) []string {
 	h := m.listHeight()
 	lines := make([]string, 0, h)
 	if m.rowCount() == 0 {
-		lines = append(lines, "  "+m.styles.Empty.Render(m.emptyText()))
+		// Wrapped, never cut: it may be the reason nothing is listed.
+		for _, l := range strings.Split(ansi.Wrap(m.emptyText(), max(w-2, 1), ""), "\n") {
+			lines = append(lines, "  "+m.styles.Empty.Render(l))
+		}
 	}
 	for i := m.offset; i < min(m.offset+h, m.rowCount()); i++ {
 		lines = append(lines, m.row(i, w))
@@ -147,7 +165,12 @@ func (m *Model) listLines(w int) []string {
 }
 
 func (m *Model) emptyText() string {
+	if m.stdin != nil {
+		return m.stdinEmptyText()
+	}
 	switch {
+	case m.unserved != "" && !m.scan.running:
+		return "nothing can be listed: " + m.unserved + ". Fix it, then press R to restart the backend."
 	case m.snap == nil && m.scan.running:
 		return "scanning…"
 	case m.snap == nil && m.scan.err != "":
@@ -179,9 +202,12 @@ func (m *Model) row(i, w int) string {
 	} else {
 		b.WriteByte(' ')
 	}
-	if m.treeMode() {
+	switch {
+	case m.treeMode():
 		m.treeRow(&b, m.tree.Rows()[i], pp, w-2)
-	} else {
+	case m.stdin != nil:
+		renderLine(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
+	default:
 		renderPath(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
 	}
 	if n := w - ansi.StringWidth(b.String()); focused && n > 0 {
@@ -282,41 +308,3 @@ func cutLeft(p string, w int) int {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
-// previewLines renders the preview pane: a title and the content, h lines
-// of at most w cells.
-func (m *Model) previewLines(w, h int) []string {
-	p := m.preview
-	lines := make([]string, 0, h)
-	add := func(s string) {
-		if len(lines) < h {
-			lines = append(lines, " "+ansi.Truncate(s, w-1, "…"))
-		}
-	}
-	if p.title != "" {
-		add(m.styles.PreviewTitle.Render(p.title))
-	}
-	switch {
-	case p.loading:
-		add(m.styles.PreviewNote.Render("loading…"))
-	case p.note != "" && len(p.lines) == 0:
-		// The note is all there is (a reason, a failure): wrapped whole.
-		for _, l := range display.Wrap(p.note, w-1) {
-			add(m.styles.PreviewNote.Render(l))
-		}
-	}
-	body := h - len(lines)
-	if p.note != "" && len(p.lines) > 0 {
-		body-- // keep the last line for the note
-	}
-	for _, l := range p.lines[:min(len(p.lines), max(body, 0))] {
-		add(m.styles.PreviewBody.Render(l))
-	}
-	if p.note != "" && len(p.lines) > 0 {
-		add(m.styles.PreviewNote.Render(p.note))
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return lines
-}

@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,6 +21,7 @@ type selectState struct {
 	seq     int
 	running bool
 	choice  wire.Choice
+	effort  string // "" for none
 	cancel  context.CancelFunc
 }
 
@@ -38,13 +40,27 @@ type selectedMsg struct {
 	err error
 }
 
-// startSelect is Enter on a model: model.select under the revision of the
-// catalog shown. Never called but by that key.
+// startSelect is Enter on a model: model.select of the focused model with
+// the effort chosen for it, under the revision of the catalog shown. Never
+// called but by that key.
 func (m *Model) startSelect() tea.Cmd {
-	c, ok := m.focusedChoice()
-	switch {
-	case !ok || m.choose.running:
+	r, ok := m.focusedRow()
+	if !ok || m.choose.running {
 		return nil
+	}
+	c, isChoice := m.choiceOf(r)
+	switch {
+	case !isChoice && !r.Enabled:
+		m.msg, m.msgBad = rowName(r)+" is not enabled: press space to enable it (the backend restarts to apply it), then Enter selects it.", false
+		return nil
+	case !isChoice && !r.Listed:
+		m.msg, m.msgBad = rowName(r)+" is enabled but not in "+r.Provider+"'s fetched list, so it cannot be selected.", true
+		return nil
+	case !isChoice:
+		m.msg, m.msgBad = rowName(r)+" is enabled from the next start of the backend: press R, then Enter.", false
+		return nil
+	}
+	switch {
 	case m.Down():
 		return tui.ReportError(errDown)
 	case m.refresh.running:
@@ -61,13 +77,50 @@ func (m *Model) startSelect() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), selectTimeout)
-	m.choose = selectState{seq: m.choose.seq + 1, running: true, choice: c, cancel: cancel}
+	effort := m.effortOf(r)
+	m.choose = selectState{seq: m.choose.seq + 1, running: true, choice: c, effort: effort, cancel: cancel}
 	b, seq, rev := m.backend, m.choose.seq, m.cat.revision
+	var e *string
+	if effort != "" {
+		e = &effort
+	}
 	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
-		res, err := b.ModelSelect(ctx, c.Provider, c.Model, nil, rev)
+		res, err := b.ModelSelect(ctx, c.Provider, c.Model, e, rev)
 		return selectedMsg{seq: seq, res: res, err: err}
 	})
+}
+
+// effortKey names a model in efforts.
+func effortKey(r wire.ModelRow) string { return r.Provider + "/" + r.Model }
+
+// effortOf is the effort chosen for a model: the one picked with ←/→, else
+// the selection's when it is the selected model, else none.
+func (m *Model) effortOf(r wire.ModelRow) string {
+	if e, ok := m.efforts[effortKey(r)]; ok {
+		return e
+	}
+	if sel := m.cat.selection; sel != nil && sel.Provider == r.Provider && sel.Model == r.Model && sel.Effort != nil {
+		return *sel.Effort
+	}
+	return ""
+}
+
+// chooseEffort moves the focused model's effort d steps through none (the
+// model's default) and its efforts, wrapping around.
+func (m *Model) chooseEffort(d int) {
+	r, ok := m.focusedRow()
+	if !ok || m.section != sectionModels {
+		return
+	}
+	if len(r.Efforts) == 0 {
+		m.msg, m.msgBad = rowName(r)+" has no efforts to choose from (its list says none).", false
+		return
+	}
+	options := append([]string{""}, r.Efforts...)
+	i := max(slices.Index(options, m.effortOf(r)), 0)
+	m.efforts[effortKey(r)] = options[(i+d+len(options))%len(options)]
+	m.msg = ""
 }
 
 // handleSelected shows the new selection, or why there is none. A stale
@@ -82,7 +135,7 @@ func (m *Model) handleSelected(msg selectedMsg) tea.Cmd {
 	if msg.err == nil {
 		sel := msg.res.Selection
 		m.cat.selection = &sel
-		m.msg, m.msgBad = "Selected "+name(c)+".", false
+		m.msg, m.msgBad = "Selected "+name(c)+withEffort(m.choose.effort)+".", false
 		return nil
 	}
 	if errors.Is(msg.err, context.Canceled) {
@@ -108,3 +161,11 @@ func (m *Model) handleSelected(msg selectedMsg) tea.Cmd {
 
 // name is a choice as sentences name it.
 func name(c wire.Choice) string { return c.Provider + "/" + c.Model }
+
+// withEffort is " (effort E)", or "" for none.
+func withEffort(e string) string {
+	if e == "" {
+		return ""
+	}
+	return " (effort " + e + ")"
+}

@@ -34,9 +34,32 @@ var choices = []wire.Choice{
 	{Provider: "openai", Model: "gpt-5", Name: "GPT-5", Selectable: false},
 }
 
-func fixture() bridgetest.Catalog {
-	return bridgetest.Catalog{Providers: slices.Clone(statuses), Choices: slices.Clone(choices), Selection: &wire.Selection{Provider: "local", Model: "alpha"}}
+// rows are every model of the valid caches (model.catalog.models): local
+// lists alpha, beta (enabled) and gamma (not), spare lists one model
+// nobody enabled.
+var rows = []wire.ModelRow{
+	{Provider: "local", Model: "alpha", Name: "Alpha", Efforts: []string{"low", "high"}, Enabled: true, Listed: true},
+	{Provider: "local", Model: "beta", Name: "beta", Efforts: []string{}, Enabled: true, Listed: true},
+	{Provider: "local", Model: "gamma", Name: "Gamma", Efforts: []string{"medium"}, Listed: true},
+	{Provider: "spare", Model: "extra", Name: "extra", Efforts: []string{}, Listed: true},
 }
+
+// keys: local is keyless (an ollama, say), the others need a key.
+var keys = []wire.ProviderKey{
+	{Provider: "local"}, {Provider: "openai", KeyRequired: true}, {Provider: "limited", KeyRequired: true},
+	{Provider: "slow", KeyRequired: true}, {Provider: "broken", KeyRequired: true}, {Provider: "moved", KeyRequired: true},
+	{Provider: "spare", KeyRequired: true},
+}
+
+func fixture() bridgetest.Catalog {
+	return bridgetest.Catalog{
+		Providers: slices.Clone(statuses), Choices: slices.Clone(choices), Selection: &wire.Selection{Provider: "local", Model: "alpha"},
+		Models: slices.Clone(rows), Keys: slices.Clone(keys),
+	}
+}
+
+// testConfigFile is the config.toml the page names.
+const testConfigFile = "/home/u/.local/share/scout/config.toml"
 
 // state is what the probe reads from the page.
 type state struct {
@@ -74,7 +97,7 @@ func start(t *testing.T, fake *bridgetest.Fake, w, h int, active ...int) *harnes
 		tab = active[0]
 	}
 	c := &clock{}
-	page := providers.New(providers.Options{Backend: fake, Now: c.now})
+	page := providers.New(providers.Options{Backend: fake, Now: c.now, ConfigFile: testConfigFile})
 	hs := &harness{t: t, clock: c}
 	hs.Harness = pagetest.Start(t, fake, pagetest.Options{
 		Pages: []tui.Page{

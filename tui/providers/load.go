@@ -21,12 +21,18 @@ const loadTimeout = 30 * time.Second
 // meanwhile (another fresh read or a refresh made a newer revision).
 const maxLoadAttempts = 3
 
-// catalog is one read of model.catalog.status and model.catalog.
+// catalog is one read of model.catalog.status, model.catalog.models and
+// model.catalog.
 type catalog struct {
 	revision  string // the guard for model.select
 	providers []wire.ProviderStatus
 	choices   []wire.Choice
 	selection *wire.Selection
+	// rows are every cached model with its enabled state (nil when
+	// model.catalog.models is not negotiated); keyless names the providers
+	// that need no key.
+	rows    []wire.ModelRow
+	keyless map[string]bool
 }
 
 // loadState is the read in flight.
@@ -64,29 +70,38 @@ func (m *Model) startLoad() tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
 	m.load = loadState{seq: m.load.seq + 1, running: true, cancel: cancel, then: then}
 	b, seq := m.backend, m.load.seq
-	status := bridge.Negotiated(b, wire.MethodModelCatalogStatus)
-	choices := bridge.Negotiated(b, wire.MethodModelCatalog)
+	parts := readParts{
+		status:  bridge.Negotiated(b, wire.MethodModelCatalogStatus),
+		models:  bridge.Negotiated(b, wire.MethodModelCatalogModels),
+		choices: bridge.Negotiated(b, wire.MethodModelCatalog),
+	}
 	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
-		cat, err := read(ctx, b, status, choices)
+		cat, err := read(ctx, b, parts)
 		return loadedMsg{seq: seq, cat: cat, err: err}
 	})
 }
 
-// read reads status (all pages) then the catalog (all pages). The
-// catalog's fresh read makes the newest revision, the one selections are
-// guarded with; a cursor gone stale starts the read over.
-func read(ctx context.Context, b bridge.Backend, status, choices bool) (*catalog, error) {
-	if !status && !choices {
+// readParts are the reads a load makes, by what was negotiated.
+type readParts struct{ status, models, choices bool }
+
+// read reads status, then every model, then the catalog (all pages of
+// each). The last fresh read makes the newest revision, the one
+// selections are guarded with; a cursor gone stale starts the read over.
+func read(ctx context.Context, b bridge.Backend, parts readParts) (*catalog, error) {
+	if !parts.status && !parts.choices {
 		return nil, wire.NewError(wire.CodeUnsupportedCapability)
 	}
 	var err error
 	for range maxLoadAttempts {
-		cat := &catalog{}
-		if status {
+		cat := &catalog{keyless: map[string]bool{}}
+		if parts.status {
 			err = readStatus(ctx, b, cat)
 		}
-		if err == nil && choices {
+		if err == nil && parts.models {
+			err = readModels(ctx, b, cat)
+		}
+		if err == nil && parts.choices {
 			cat.choices = nil
 			err = readChoices(ctx, b, cat)
 		}
@@ -95,6 +110,31 @@ func read(ctx context.Context, b bridge.Backend, status, choices bool) (*catalog
 		}
 	}
 	return nil, err
+}
+
+// readModels reads every page of model.catalog.models.
+func readModels(ctx context.Context, b bridge.Backend, cat *catalog) error {
+	var cursor *string
+	cat.rows = []wire.ModelRow{}
+	for {
+		page, err := b.ModelCatalogModels(ctx, cursor)
+		if err != nil {
+			return err
+		}
+		if cursor == nil {
+			cat.revision = page.Revision
+			if page.Providers != nil {
+				for _, k := range *page.Providers {
+					cat.keyless[k.Provider] = !k.KeyRequired
+				}
+			}
+		}
+		cat.rows = append(cat.rows, page.Models...)
+		if page.Cursor == nil {
+			return nil
+		}
+		cursor = page.Cursor
+	}
 }
 
 func readStatus(ctx context.Context, b bridge.Backend, cat *catalog) error {
@@ -163,23 +203,29 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	return nil
 }
 
-// adopt makes cat the catalog shown.
+// adopt makes cat the catalog shown, keeping the focus on the same
+// provider and model (the one just enabled, after a restart, included).
 func (m *Model) adopt(cat *catalog) {
 	p, _ := m.focusedProvider()
-	c, _ := m.focusedChoice()
+	r, hadRow := m.focusedRow()
+	if t := m.enable.focus; t != nil { // the model enabled before the restart
+		p.Provider, r.Model, hadRow = t.Provider, t.Model, true
+		m.enable.focus = nil
+	}
 	m.cat, m.load.err = cat, ""
 	if i := slices.IndexFunc(cat.providers, func(ps wire.ProviderStatus) bool { return ps.Provider == p.Provider }); i >= 0 {
 		m.pcursor = i
 	}
-	if i := slices.IndexFunc(cat.choices, func(ch wire.Choice) bool { return ch.Provider == c.Provider && ch.Model == c.Model }); i >= 0 {
-		m.ccursor = i
-	}
 	m.pcursor = clamp(m.pcursor, len(cat.providers))
-	m.ccursor = clamp(m.ccursor, len(cat.choices))
-	m.scrollChoices()
+	if i := slices.IndexFunc(m.rows(), func(x wire.ModelRow) bool { return x.Model == r.Model }); i >= 0 && hadRow {
+		m.mcursor = i
+	}
+	m.mcursor = clamp(m.mcursor, len(m.rows()))
+	m.scrollModels()
 }
 
-// models returns the model ids of provider's choices in cat.
+// models returns the model ids of provider's choices in cat (the enabled
+// models the provider's cache lists).
 func models(cat *catalog, provider string) []string {
 	if cat == nil {
 		return nil

@@ -20,19 +20,21 @@ func TestTableShowsEveryStateInWords(t *testing.T) {
 	h := start(t, newFake(), 160, 30)
 	h.loaded()
 	h.WaitText(
-		"available", "no catalog", "empty", "damaged", "other source",
-		"key ready", "no key", "not checked", "in use", "unused",
-		"Configure its key; restart (R).",
-		"Press r to fetch its model list.",
-		"Enable its models; restart (R).",
-		"Ready.",
-		"● local/alpha  Alpha · effort low/high · selected",
-		"openai/gpt-5  GPT-5 · no key: not selectable",
-		"selected: local/alpha",
+		"provider  catalog      key           enabled   last refresh, or what to do",
+		"local     available    no key needed 2 of 3    Ready.",
+		"openai    no catalog   no key        —         Configure its key; restart (R).",
+		"limited   no catalog   key ready     —         Press r to fetch its model list.",
+		"spare     available    not checked   0 of 1    Enable a model: Enter, space.",
+		"empty", "damaged", "other source",
+		"Models of local · 2 of 3 enabled · selected: local/alpha",
+		"● [x] alpha  Alpha · efforts low/high · selected",
+		"[x] beta",
+		"[ ] gamma  Gamma · efforts medium",
 	)
-	// The focused provider's recovery in full.
+	// The focused provider's recovery in full, naming config.toml.
 	h.Press(tea.KeyDown)
-	h.WaitText("No API key is available for this provider. Configure it (api_key_env or credential_file in config.toml)")
+	h.WaitText("No API key is available for this provider. Set its key variable and start scout again, or set api_key_env or", testConfigFile+" and restart (R).",
+		"Models of openai", "No model to show for openai: no model list was fetched yet; press r to fetch it.")
 	h.Press(tea.KeyDown)
 	h.WaitText("Press r to fetch this provider's model list.")
 }
@@ -81,12 +83,80 @@ func TestEveryRefreshReasonIsToldInWords(t *testing.T) {
 	}
 }
 
+// Every refresh outcome changes its provider's row, next to the cached
+// status (which a failed refresh leaves as it was), until the next
+// refresh of it or a restart: a 401 says the key was rejected in the key
+// column, a 429 "rate limited · try later" instead of "press r".
+func TestEveryRefreshOutcomeChangesTheRow(t *testing.T) {
+	cases := map[string]string{
+		wire.ReasonAuthenticationUnavailable: "limited   no catalog   no key        —         no key · set it, restart",
+		wire.ReasonAuthenticationRejected:    "limited   no catalog   key rejected  —         key rejected · check it",
+		wire.ReasonConfigurationInvalid:      "limited   no catalog   key ready     —         bad endpoint · fix config",
+		wire.ReasonRemoteUnavailable:         "limited   no catalog   key ready     —         unreachable · try later",
+		wire.ReasonRemoteTimeout:             "limited   no catalog   key ready     —         timed out · try later",
+		wire.ReasonRateLimited:               "limited   no catalog   key ready     —         rate limited · try later",
+		wire.ReasonEmptyCatalog:              "limited   no catalog   key ready     —         lists no models",
+		wire.ReasonInvalidCatalog:            "limited   no catalog   key ready     —         unreadable answer",
+		wire.ReasonCatalogLimit:              "limited   no catalog   key ready     —         list over scout's bounds",
+		wire.ReasonCacheWriteFailed:          "limited   no catalog   key ready     —         not saved · check home",
+		"":                                   "limited   available    key ready     1 of 1    refreshed",
+	}
+	for reason, row := range cases {
+		t.Run("reason "+reason, func(t *testing.T) {
+			fake := newFake()
+			fake.SetRefresh(func(ctx context.Context, n int, p string) (wire.RefreshResult, error) {
+				if reason == "" {
+					c := fixture()
+					c.Providers[2] = ps("limited", wire.CatalogAvailable, wire.AuthReady, true, wire.RecoveryNone)
+					c.Models = append(c.Models, wire.ModelRow{Provider: "limited", Model: "m1", Enabled: true, Listed: true})
+					c.Choices = append(c.Choices, wire.Choice{Provider: "limited", Model: "m1", Selectable: true})
+					fake.SetCatalog(c)
+					return bridgetest.Refreshed(p), nil
+				}
+				return bridgetest.Failed(p, reason, "retry_later"), nil
+			})
+			h := start(t, fake, 140, 30)
+			h.loaded()
+			h.focus("limited")
+			h.Type("r")
+			h.WaitText(row)
+			h.loaded()
+			h.Press(tea.KeyDown) // the focus moves on; the row keeps its outcome
+			h.WaitText(row)
+			h.Type("R")
+			h.WaitText("The backend was restarted")
+			f := h.loaded()
+			if strings.Contains(f.Plain(), row) {
+				t.Errorf("the outcome outlived the restart:\n%s", f.Plain())
+			}
+		})
+	}
+}
+
+// A refresh cancelled with Esc says so on its row too.
+func TestCancelledRefreshChangesTheRow(t *testing.T) {
+	fake := newFake()
+	fake.SetRefresh(func(ctx context.Context, n int, p string) (wire.RefreshResult, error) {
+		<-ctx.Done()
+		return wire.RefreshResult{}, ctx.Err()
+	})
+	h := start(t, fake, 140, 24)
+	h.loaded()
+	h.focus("slow")
+	h.Type("r")
+	h.WaitText("refreshing slow")
+	h.Press(tea.KeyEscape)
+	h.WaitText("slow      empty        key ready     —         refresh cancelled")
+}
+
 func TestRefreshedShowsTheNewModels(t *testing.T) {
 	fake := newFake()
 	fake.SetRefresh(func(ctx context.Context, n int, p string) (wire.RefreshResult, error) {
 		c := fixture()
 		c.Providers[2] = ps("limited", wire.CatalogAvailable, wire.AuthReady, true, wire.RecoveryNone)
 		c.Choices = append(c.Choices, wire.Choice{Provider: "limited", Model: "m1", Selectable: true}, wire.Choice{Provider: "limited", Model: "m2", Selectable: true})
+		c.Models = append(c.Models, wire.ModelRow{Provider: "limited", Model: "m1", Enabled: true, Listed: true},
+			wire.ModelRow{Provider: "limited", Model: "m2", Enabled: true, Listed: true}, wire.ModelRow{Provider: "limited", Model: "m9", Listed: true})
 		fake.SetCatalog(c)
 		return bridgetest.Refreshed(p), nil
 	})
@@ -94,7 +164,7 @@ func TestRefreshedShowsTheNewModels(t *testing.T) {
 	h.loaded()
 	h.focus("limited")
 	h.Type("r")
-	h.WaitText("limited: refreshed; new models: m1, m2.", "limited/m1", "limited/m2")
+	h.WaitText("limited: refreshed; new models: m1, m2.", "[x] m1", "[x] m2", "[ ] m9", "2 of 3")
 	if n := fake.Calls(wire.MethodModelSelect); n != 0 {
 		t.Fatalf("%d selections after a refresh: nothing is selected by itself", n)
 	}
@@ -162,7 +232,7 @@ func TestSelectionWithAStaleRevisionAsksAgain(t *testing.T) {
 		t.Fatalf("selection %+v after %d calls: a stale selection must not be retried by itself", sel, fake.Calls(wire.MethodModelSelect))
 	}
 	h.Press(tea.KeyEnter)
-	h.WaitText("Selected local/beta.", "selected: local/beta", "● local/beta")
+	h.WaitText("Selected local/beta.", "selected: local/beta", "● [x] beta")
 	if sel := fake.Selection(); sel.Model != "beta" {
 		t.Fatalf("selection %+v", sel)
 	}
@@ -170,11 +240,16 @@ func TestSelectionWithAStaleRevisionAsksAgain(t *testing.T) {
 
 func TestUnselectableChoiceIsNotSent(t *testing.T) {
 	fake := newFake()
+	fake.SetCatalog(func() bridgetest.Catalog {
+		c := fixture()
+		c.Models = append(c.Models, wire.ModelRow{Provider: "openai", Model: "gpt-5", Name: "GPT-5", Enabled: true, Listed: true})
+		return c
+	}())
 	h := start(t, fake, 120, 24)
 	h.loaded()
-	h.Press(tea.KeyTab)
-	h.Press(tea.KeyDown)
-	h.Press(tea.KeyDown) // openai/gpt-5: no key
+	h.focus("openai")
+	h.Press(tea.KeyEnter) // its models
+	h.WaitText("[x] gpt-5  GPT-5 · no key: not selectable")
 	h.Press(tea.KeyEnter)
 	h.WaitText("openai/gpt-5 cannot be selected: its provider has no API key.")
 	if n := fake.Calls(wire.MethodModelSelect); n != 0 {
@@ -186,9 +261,10 @@ func TestEveryPageIsFollowed(t *testing.T) {
 	fake := newFake(func(o *bridgetest.Options) { o.CatalogPage = 1 })
 	h := start(t, fake, 120, 30)
 	h.loaded()
-	h.WaitText("local/alpha", "local/beta", "openai/gpt-5", "3 models")
-	if s, c := fake.Calls(wire.MethodModelCatalogStatus), fake.Calls(wire.MethodModelCatalog); s != 3 || c != 3 {
-		t.Fatalf("%d status and %d catalog calls for 3 choices in pages of 1", s, c)
+	h.WaitText("[x] alpha", "[x] beta", "[ ] gamma", "3 enabled models", "0 of 1")
+	s, c, ms := fake.Calls(wire.MethodModelCatalogStatus), fake.Calls(wire.MethodModelCatalog), fake.Calls(wire.MethodModelCatalogModels)
+	if s != 3 || c != 3 || ms != 4 {
+		t.Fatalf("%d status, %d catalog and %d models calls for 3 choices and 4 models in pages of 1", s, c, ms)
 	}
 }
 
@@ -228,7 +304,7 @@ func TestLoadErrorSaysWhatToDo(t *testing.T) {
 	fake.SetCatalogError(nil)
 	h.Press('r', tea.ModCtrl)
 	h.loaded()
-	h.WaitText("local/alpha")
+	h.WaitText("[x] alpha")
 }
 
 func TestRestartMsgDuringARefreshAbandonsIt(t *testing.T) {
@@ -334,10 +410,164 @@ func TestEnterOnAProviderWithoutModelsStays(t *testing.T) {
 	h.loaded()
 	h.focus("slow")
 	h.Press(tea.KeyEnter)
-	h.WaitText("slow has no model to choose")
+	h.WaitText("slow has no model list to show: its fetched model list is empty; press r to fetch it again.")
 	h.Press(tea.KeyEnter)
 	h.WaitText("▌ slow") // the providers keep the focus
 	if n := fake.Calls(wire.MethodModelSelect); n != 0 {
 		t.Fatalf("%d select calls from Enter on a provider without models", n)
 	}
+}
+
+// Space on a model enables it (one model per key press, model.enable with
+// the opposite of its state); the page then restarts the backend itself,
+// which applies the change, and the reload keeps the focus on that model.
+func TestEnableKeyRestartsAndKeepsTheFocus(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 120, 24)
+	h.loaded()
+	h.Press(tea.KeyEnter) // local's models
+	h.Press(tea.KeyDown)
+	h.Press(tea.KeyDown) // gamma, not enabled
+	h.WaitText("▌   [ ] gamma")
+	h.Type(" ")
+	h.WaitText("Enabled local/gamma; the backend was restarted to apply it.", "▌   [x] gamma", "3 of 3")
+	f := h.loaded()
+	if fake.Calls(wire.MethodModelEnable) != 1 || fake.Calls("restart") != 1 || !fake.Enabled("local", "gamma") {
+		t.Fatalf("%d enable calls, %d restarts, enabled %v", fake.Calls(wire.MethodModelEnable), fake.Calls("restart"), fake.Enabled("local", "gamma"))
+	}
+	if !strings.Contains(f.Plain(), "4 enabled models") {
+		t.Errorf("the new child's choices are not shown:\n%s", f.Plain())
+	}
+	h.Type(" ") // and off again: still one call per press
+	h.WaitText("Disabled local/gamma; the backend was restarted to apply it.", "▌   [ ] gamma", "2 of 3")
+	if n := fake.Calls(wire.MethodModelEnable); n != 2 {
+		t.Fatalf("%d enable calls for two presses", n)
+	}
+	if n := fake.Calls(wire.MethodModelSelect); n != 0 {
+		t.Fatalf("%d selections: enabling selects nothing", n)
+	}
+}
+
+// Space on a provider does nothing: it acts on the focused model only.
+func TestEnableActsOnModelsOnly(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 120, 24)
+	h.loaded()
+	h.Type(" ")
+	h.Type("j")
+	h.WaitText("▌ openai")
+	if n := fake.Calls(wire.MethodModelEnable); n != 0 {
+		t.Fatalf("%d enable calls from space on a provider", n)
+	}
+}
+
+// ←/→ choose the focused model's effort among its efforts (and none, its
+// default); Enter selects it with that effort.
+func TestEffortChoice(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 140, 24)
+	h.loaded()
+	h.Press(tea.KeyEnter) // on the selected alpha
+	h.WaitText("▌ ● [x] alpha  Alpha · effort ‹default› of low/high · selected")
+	h.Press(tea.KeyRight)
+	h.WaitText("effort ‹low› of low/high")
+	h.Press(tea.KeyRight)
+	h.WaitText("effort ‹high› of low/high")
+	h.Press(tea.KeyEnter)
+	h.WaitText("Selected local/alpha (effort high).", "selected: local/alpha (high)")
+	if sel := fake.Selection(); sel == nil || sel.Effort == nil || *sel.Effort != "high" {
+		t.Fatalf("selection %+v", sel)
+	}
+	h.Press(tea.KeyRight) // wraps to the default
+	h.WaitText("effort ‹default› of low/high")
+	h.Press(tea.KeyLeft)
+	h.WaitText("effort ‹high› of low/high")
+	h.Press(tea.KeyDown) // beta has no efforts
+	h.Press(tea.KeyRight)
+	h.WaitText("local/beta has no efforts to choose from")
+	h.Press(tea.KeyUp)
+	h.WaitText("▌ ● [x] alpha  Alpha · effort ‹high› of low/high") // kept per model
+}
+
+// A model that is not enabled cannot be selected: Enter says how to
+// enable it instead of sending anything.
+func TestSelectingADisabledModelSaysHow(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 160, 24)
+	h.loaded()
+	h.Press(tea.KeyEnter)
+	h.Press(tea.KeyDown)
+	h.Press(tea.KeyDown) // gamma
+	h.Press(tea.KeyEnter)
+	h.WaitText("local/gamma is not enabled: press space to enable it")
+	if n := fake.Calls(wire.MethodModelSelect); n != 0 {
+		t.Fatalf("%d select calls", n)
+	}
+}
+
+// Enabled models missing from the fetched list are named, with the file
+// to edit, and shown among the models as not in the list; space on one
+// says why it cannot be disabled here.
+func TestEnabledButMissingNotice(t *testing.T) {
+	c := fixture()
+	c.Models = append(c.Models, wire.ModelRow{Provider: "local", Model: "m3", Name: "m3", Efforts: []string{}, Enabled: true})
+	fake := bridgetest.New(bridgetest.Options{Catalog: c})
+	h := start(t, fake, 160, 30)
+	h.loaded()
+	h.WaitText("m3 is enabled but not in local's fetched list, so not offered; remove it from enabled_models in "+testConfigFile,
+		"[x] m3  not in the fetched list", "2 of 3")
+	h.Press(tea.KeyEnter)
+	for range 3 {
+		h.Press(tea.KeyDown)
+	}
+	h.Type(" ")
+	h.WaitText("m3 is not in local's fetched list, so it cannot be disabled here")
+	if n := fake.Calls(wire.MethodModelEnable); n != 0 {
+		t.Fatalf("%d enable calls for a model that is not listed", n)
+	}
+}
+
+// A refused model.enable changes nothing and says why.
+func TestEnableRefused(t *testing.T) {
+	fake := newFake()
+	fake.SetEnable(func(ctx context.Context, n int, p, m string, on bool) (wire.EnableResult, error) {
+		return wire.EnableResult{}, wire.NewError(wire.CodeBusy)
+	})
+	h := start(t, fake, 160, 24)
+	h.loaded()
+	h.Press(tea.KeyEnter)
+	h.Type(" ")
+	h.WaitText("Nothing was changed: the backend is busy with a refresh or a selection; press space again in a moment.")
+	if fake.Calls("restart") != 0 {
+		t.Fatal("a refused change restarted the backend")
+	}
+}
+
+// At 40×10 the models of a provider, their enabled marks, the selection
+// and the effort of the focused one still read.
+func TestGoldenNarrowModels(t *testing.T) {
+	h := start(t, newFake(), 40, 10)
+	h.loaded()
+	h.Press(tea.KeyEnter)
+	h.Press(tea.KeyRight)
+	f := h.WaitText("effort ‹low›")
+	pagetest.CheckFits(t, f.View, 40, 10)
+	golden.RequireEqual(t, pagetest.Golden(f.View))
+}
+
+// A backend without model.catalog.models and model.enable still shows the
+// enabled models (its choices), and space says which file to edit.
+func TestWithoutTheModelList(t *testing.T) {
+	fake := newFake(func(o *bridgetest.Options) {
+		o.Without = []string{wire.MethodModelCatalogModels, wire.MethodModelEnable}
+	})
+	h := start(t, fake, 160, 24)
+	h.loaded()
+	h.Press(tea.KeyEnter)
+	f := h.WaitText("● [x] alpha", "[x] beta")
+	if strings.Contains(f.Plain(), "gamma") {
+		t.Fatalf("a model that is not a choice is shown:\n%s", f.Plain())
+	}
+	h.Type(" ")
+	h.WaitText("This backend does not offer enabling models: add alpha to enabled_models in " + testConfigFile)
 }

@@ -88,12 +88,8 @@ func (m *Model) startRefresh() tea.Cmd {
 	})
 }
 
+// refreshTarget is the focused provider (the models shown are its own).
 func (m *Model) refreshTarget() string {
-	if m.section == sectionModels {
-		if c, ok := m.focusedChoice(); ok {
-			return c.Provider
-		}
-	}
 	if p, ok := m.focusedProvider(); ok {
 		return p.Provider
 	}
@@ -132,8 +128,10 @@ func (m *Model) handleRefreshed(msg refreshedMsg) tea.Cmd {
 	id := r.provider
 	switch {
 	case msg.err == nil:
+		m.outcomes[id] = outcomeOf(msg.res)
 		return m.outcome(r, msg.res)
 	case r.cancelled && errors.Is(msg.err, context.Canceled):
+		m.outcomes[id] = outcomeCancelled
 		m.msg, m.msgBad = fmt.Sprintf("%s: refresh cancelled after %s; its catalog is unchanged.", id, seconds(m.now().Sub(r.started))), false
 		return m.startLoad()
 	}
@@ -145,6 +143,7 @@ func (m *Model) handleRefreshed(msg refreshedMsg) tea.Cmd {
 	case wire.CodeBusy, wire.CodeInvalidParams:
 		// Not admitted: nothing changed.
 	default:
+		m.outcomes[id] = outcomeUnfinished
 		cmds = append(cmds, m.startLoad())
 	}
 	return tea.Batch(cmds...)
@@ -158,7 +157,7 @@ func (m *Model) outcome(r refreshState, res wire.RefreshResult) tea.Cmd {
 		if res.Reason != nil {
 			reason = *res.Reason
 		}
-		m.msg, m.msgBad = id+": refresh failed: "+reasonText(reason)+".", true
+		m.msg, m.msgBad = id+": refresh failed: "+reasonText(reason, m.configName())+".", true
 		return m.startLoad()
 	}
 	if res.CatalogError != nil {
@@ -168,7 +167,12 @@ func (m *Model) outcome(r refreshState, res wire.RefreshResult) tea.Cmd {
 	m.msg, m.msgBad = id+": refreshed; reading the catalog again…", false
 	cmd := m.startLoad()
 	m.load.then = func() tea.Cmd {
-		m.msg = id + ": refreshed; " + changes(r.before, models(m.cat, id)) + "."
+		after := models(m.cat, id)
+		if len(r.before) == 0 && len(after) == 0 { // nothing enabled: say what there is
+			m.msg = id + ": refreshed; " + listed(len(rowsOf(m.cat, id))) + "."
+			return nil
+		}
+		m.msg = id + ": refreshed; " + changes(r.before, after) + "."
 		return nil
 	}
 	return cmd
@@ -196,6 +200,12 @@ func changes(before, after []string) string {
 		return "models removed: " + joinModels(removed, 6)
 	}
 	return "new models: " + joinModels(added, 4) + "; removed: " + joinModels(removed, 4)
+}
+
+// listed says how many models a provider without enabled models lists,
+// and how to enable one.
+func listed(n int) string {
+	return "it lists " + plural(n, "model") + ", none enabled: Enter shows them, space enables the focused one"
 }
 
 // refreshError says why a refresh call failed as a call.

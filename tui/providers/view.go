@@ -2,17 +2,17 @@ package providers
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/internal/display"
 )
 
-// wideFrom is the width from which the table has a column header and a
-// relevance column.
+// wideFrom is the width from which the table has a column header and its
+// key and enabled columns.
 const wideFrom = 60
 
 // maxMsgLines bounds the lines of the message under the tables.
@@ -21,8 +21,8 @@ const maxMsgLines = 3
 // layout is how the page's height is shared.
 type layout struct {
 	providers int      // provider rows
-	detail    []string // the focused provider's whole recovery sentence
-	choices   int      // choice rows
+	detail    []string // about the focused provider, under the table
+	models    int      // model rows
 	msg       []string
 }
 
@@ -38,28 +38,36 @@ func (m *Model) layout() layout {
 		nP = len(display.Wrap(m.providersEmpty(), max(m.Width()-2, 1)))
 	}
 	// The focused section gets the room; the other keeps a row (three
-	// choices, when the models are not focused but there is room).
-	cMin := 1
+	// models, when the models are not focused but there is room).
+	mMin := 1
 	if m.section == sectionModels {
-		cMin = min(max(len(m.choices()), 1), max(avail-2, 1))
+		mMin = min(max(len(m.rows()), 1), max(avail-2, 1))
 	} else if avail >= 12 {
-		cMin = min(max(len(m.choices()), 1), 3)
+		mMin = min(max(len(m.rows()), 1), 3)
 	}
-	l.detail = m.detail(avail - cMin - 1)
-	l.providers = max(min(nP, avail-cMin-len(l.detail)), 1)
-	l.choices = max(avail-l.providers-len(l.detail), 1)
+	l.detail = m.detail(avail - mMin - 1)
+	l.providers = max(min(nP, avail-mMin-len(l.detail)), 1)
+	l.models = max(avail-l.providers-len(l.detail), 1)
 	return l
 }
 
-// detail is the focused provider's recovery under the table, in at most
-// room lines: the whole sentence on a wide terminal, the short one (which
-// its row has no room for) on a narrow one.
+// detail is about the focused provider, under the table, in at most room
+// lines: the enabled models its fetched list lacks, else what to do (the
+// whole sentence on a wide terminal, the short one, which its row has no
+// room for, on a narrow one).
 func (m *Model) detail(room int) []string {
 	p, ok := m.focusedProvider()
 	if !ok || room < 1 {
 		return nil
 	}
-	short, long := recovery(p)
+	if miss := m.missing(p.Provider); len(miss) > 0 {
+		d := display.Wrap(missingText(p.Provider, miss, m.configName()), max(m.Width()-4, 1))
+		return d[:min(len(d), room, 2)]
+	}
+	short, long := recovery(p, m.configName())
+	if o, ok := m.outcomes[p.Provider]; ok && o.reason != "" { // what to do now is the failure's
+		short, long = o.word, "The last refresh failed: "+reasonText(o.reason, m.configName())+"."
+	}
 	if m.Width() < wideFrom {
 		return []string{ansi.Truncate(short, max(m.Width()-2, 1), "…")}
 	}
@@ -69,37 +77,58 @@ func (m *Model) detail(room int) []string {
 	return nil
 }
 
-// choiceRows is the number of choice rows on screen.
-func (m *Model) choiceRows() int { return m.layout().choices }
-
-// scrollChoices keeps the focused choice on screen.
-func (m *Model) scrollChoices() {
-	h := m.choiceRows()
-	switch {
-	case m.ccursor < m.coffset:
-		m.coffset = m.ccursor
-	case m.ccursor >= m.coffset+h:
-		m.coffset = m.ccursor - h + 1
+// missing are provider's enabled models that its fetched list lacks.
+func (m *Model) missing(provider string) []string {
+	var ids []string
+	for _, r := range rowsOf(m.cat, provider) {
+		if !r.Listed {
+			ids = append(ids, r.Model)
+		}
 	}
-	m.coffset = max(min(m.coffset, len(m.choices())-h), 0)
+	return ids
 }
 
-// View implements tui.Page: the providers table, the focused provider's
-// recovery in full (when there is room), the models with the selection
-// marked, what just happened, and the footer.
+// missingText is the notice about enabled models missing from a fetched
+// list: they are not offered, and where to remove them.
+func missingText(provider string, ids []string, config string) string {
+	verb, it := " is", "it"
+	if len(ids) > 1 {
+		verb, it = " are", "them"
+	}
+	return joinModels(ids, 4) + verb + " enabled but not in " + provider + "'s fetched list, so not offered; remove " + it + " from enabled_models in " + config + " if that is a mistake."
+}
+
+// modelRows is the number of model rows on screen.
+func (m *Model) modelRows() int { return m.layout().models }
+
+// scrollModels keeps the focused model on screen.
+func (m *Model) scrollModels() {
+	h := m.modelRows()
+	switch {
+	case m.mcursor < m.moffset:
+		m.moffset = m.mcursor
+	case m.mcursor >= m.moffset+h:
+		m.moffset = m.mcursor - h + 1
+	}
+	m.moffset = max(min(m.moffset, len(m.rows())-h), 0)
+}
+
+// View implements tui.Page: the providers table, what to know about the
+// focused provider, its models with the selection marked, what just
+// happened, and the footer.
 func (m *Model) View() string {
 	l := m.layout()
 	var lines []string
 	lines = append(lines, m.title(sectionProviders, "Providers", m.providersNote()))
 	if m.Width() >= wideFrom {
-		lines = append(lines, m.styles.Column.Render(m.cells("provider", "catalog", "key", "use", "what to do")))
+		lines = append(lines, m.styles.Column.Render(m.header()))
 	}
 	lines = append(lines, m.providerLines(l.providers)...)
 	for _, d := range l.detail {
 		lines = append(lines, "  "+m.styles.Dim.Render(d))
 	}
-	lines = append(lines, m.title(sectionModels, "Models", m.selectionNote()))
-	lines = append(lines, m.choiceLines(l.choices)...)
+	lines = append(lines, m.title(sectionModels, m.modelsTitle(), m.modelsNote()))
+	lines = append(lines, m.modelLines(l.models)...)
 	lines = append(lines, l.msg...)
 	lines = append(lines, m.footer())
 	for i, s := range lines {
@@ -126,168 +155,48 @@ func (m *Model) providersNote() string {
 	return strconv.Itoa(len(m.cat.providers))
 }
 
-func (m *Model) selectionNote() string {
+func (m *Model) modelsTitle() string {
+	if p, ok := m.focusedProvider(); ok && m.Width() >= wideFrom {
+		return "Models of " + p.Provider
+	}
+	return "Models"
+}
+
+// modelsNote is the selection, and how many of the shown models are
+// enabled on a wide terminal.
+func (m *Model) modelsNote() string {
 	if m.cat == nil {
 		return ""
 	}
+	sel := "nothing selected"
 	if s := m.cat.selection; s != nil {
-		sel := "selected: " + s.Provider + "/" + s.Model
+		sel = "selected: " + s.Provider + "/" + s.Model
 		if s.Effort != nil {
 			sel += " (" + *s.Effort + ")"
 		}
-		return sel
 	}
-	return "nothing selected"
+	if p, ok := m.focusedProvider(); ok && m.Width() >= wideFrom {
+		if n := m.enabledCount(p.Provider); n != "—" {
+			return n + " enabled · " + sel
+		}
+	}
+	return sel
 }
 
-// column widths of the table
-func (m *Model) idWidth() int {
-	w := 8
-	for _, p := range m.providers() {
-		w = max(w, ansi.StringWidth(p.Provider))
+// configName names config.toml in sentences: its path, when known.
+func (m *Model) configName() string {
+	if m.configFile == "" {
+		return "config.toml in scout's home (scout config prints where)"
 	}
-	return min(w, max(m.Width()/4, 8))
+	return m.configFile
 }
 
-// cells lays out one table line after the two-cell gutter.
-func (m *Model) cells(id, cat, auth, use, what string) string {
-	var b strings.Builder
-	b.WriteString("  ")
-	b.WriteString(display.Pad(ansi.Truncate(id, m.idWidth(), "…"), m.idWidth()))
-	b.WriteString("  " + display.Pad(cat, 12))
-	b.WriteString(" " + display.Pad(auth, 11))
-	if m.Width() >= wideFrom {
-		b.WriteString(" " + display.Pad(use, 6))
+// homeFile names another file of the backend home in sentences.
+func (m *Model) homeFile(name string) string {
+	if m.configFile == "" {
+		return name + " in scout's home"
 	}
-	b.WriteString(" " + what)
-	return b.String()
-}
-
-func (m *Model) providerLines(h int) []string {
-	ps := m.providers()
-	if len(ps) == 0 {
-		return m.emptyLines(m.providersEmpty(), h)
-	}
-	first := max(min(m.pcursor-h+1, len(ps)-h), 0)
-	var lines []string
-	for i := first; i < min(first+h, len(ps)); i++ {
-		lines = append(lines, m.providerRow(ps[i], i == m.pcursor))
-	}
-	return lines
-}
-
-func (m *Model) providerRow(p wire.ProviderStatus, focused bool) string {
-	short, _ := recovery(p)
-	if m.Width() < wideFrom {
-		return m.narrowRow(p, focused)
-	}
-	if focused && m.section == sectionProviders {
-		line := m.cells(p.Provider, catalogWord(p.CatalogStatus), authWord(p.Authentication), useWord(p.Relevant), short)
-		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(line[2:], m.Width()-2))
-	}
-	s := m.styles
-	cat := s.Bad
-	if p.CatalogStatus == wire.CatalogAvailable {
-		cat = s.Good
-	}
-	auth := s.Dim
-	switch p.Authentication {
-	case wire.AuthReady:
-		auth = s.Good
-	case wire.AuthUnavailable:
-		auth = s.Bad
-	}
-	use := s.Row
-	if !p.Relevant {
-		use = s.Dim
-	}
-	var b strings.Builder
-	if focused {
-		b.WriteString(m.gutter(true))
-	} else {
-		b.WriteString("  ")
-	}
-	b.WriteString(display.Pad(ansi.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()))
-	b.WriteString("  " + cat.Render(display.Pad(catalogWord(p.CatalogStatus), 12)))
-	b.WriteString(" " + auth.Render(display.Pad(authWord(p.Authentication), 11)))
-	if m.Width() >= wideFrom {
-		b.WriteString(" " + use.Render(display.Pad(useWord(p.Relevant), 6)))
-	}
-	b.WriteString(" " + short)
-	return b.String()
-}
-
-// narrowRow is a provider on a narrow terminal: its id, catalog and key
-// words; the focused one's sentence is under the table.
-func (m *Model) narrowRow(p wire.ProviderStatus, focused bool) string {
-	text := display.Pad(ansi.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()) + " " +
-		catalogWord(p.CatalogStatus) + " · " + authWord(p.Authentication)
-	switch {
-	case focused && m.section == sectionProviders:
-		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(text, m.Width()-2))
-	case focused:
-		return m.gutter(true) + text
-	}
-	return "  " + text
-}
-
-// gutter marks the focused row: a bar in the focused section, an arrow in
-// the other.
-func (m *Model) gutter(providers bool) string {
-	if (m.section == sectionProviders) == providers {
-		return m.styles.Gutter.Render("▌") + m.styles.Cursor.Render(" ")
-	}
-	return m.styles.Dim.Render("› ")
-}
-
-func (m *Model) choiceLines(h int) []string {
-	cs := m.choices()
-	if len(cs) == 0 {
-		return m.emptyLines(m.choicesEmpty(), h)
-	}
-	var lines []string
-	for i := m.coffset; i < min(m.coffset+h, len(cs)); i++ {
-		lines = append(lines, m.choiceRow(cs[i], i == m.ccursor))
-	}
-	return padLines(lines, h)
-}
-
-func (m *Model) choiceRow(c wire.Choice, focused bool) string {
-	selected := m.cat != nil && m.cat.selection != nil && m.cat.selection.Provider == c.Provider && m.cat.selection.Model == c.Model
-	mark := "  "
-	if selected {
-		mark = "● "
-	}
-	text := display.Clean(c.Provider + "/" + c.Model)
-	var extra []string
-	if c.Name != "" && c.Name != c.Model {
-		extra = append(extra, display.Clean(c.Name))
-	}
-	if len(c.Efforts) > 0 {
-		extra = append(extra, "effort "+display.Clean(strings.Join(c.Efforts, "/")))
-	}
-	if selected {
-		extra = append(extra, "selected")
-	}
-	if !c.Selectable {
-		extra = append(extra, "no key: not selectable")
-	}
-	rest := ""
-	if len(extra) > 0 {
-		rest = "  " + strings.Join(extra, " · ")
-	}
-	if focused && m.section == sectionModels {
-		return m.gutter(false) + m.styles.Cursor.Render(display.Pad(mark+text+rest, m.Width()-2))
-	}
-	g := "  "
-	if focused {
-		g = m.gutter(false)
-	}
-	st := m.styles.Row
-	if !c.Selectable {
-		st = m.styles.Dim
-	}
-	return g + m.styles.Selected.Render(mark) + st.Render(text) + m.styles.Dim.Render(rest)
+	return filepath.Join(filepath.Dir(m.configFile), name)
 }
 
 func (m *Model) emptyLines(text string, h int) []string {
@@ -315,14 +224,16 @@ func (m *Model) providersEmpty() string {
 	case m.cat == nil:
 		return "Reading the providers' status…"
 	}
-	return "No provider is configured. Add [[providers]] to config.toml in scout's home, then restart (R)."
+	return "No provider is listed: " + m.configName() + " is broken (the status line says where) or hides every built-in provider. Fix it, then restart (R)."
 }
 
-func (m *Model) choicesEmpty() string {
-	if m.cat == nil {
+// modelsEmpty says why the focused provider has no model to show.
+func (m *Model) modelsEmpty() string {
+	p, ok := m.focusedProvider()
+	if !ok {
 		return ""
 	}
-	return "No model to choose: a provider needs enabled models and a fetched model list (r)."
+	return "No model to show for " + p.Provider + ": " + noListWhy(p)
 }
 
 // msgLines is what just happened, or why the last read failed, wrapped.
@@ -354,6 +265,8 @@ func (m *Model) footer() string {
 	switch {
 	case m.refresh.running:
 		return spin + fmt.Sprintf("refreshing %s… %s · esc cancels", m.refresh.provider, seconds(m.refresh.elapsed))
+	case m.enable.running:
+		return spin + "saving " + rowName(m.enable.row) + "…"
 	case m.choose.running:
 		return spin + "selecting " + name(m.choose.choice) + "…"
 	case m.load.running:
@@ -361,11 +274,16 @@ func (m *Model) footer() string {
 	case m.cat == nil:
 		return ""
 	}
-	counts := plural(len(m.cat.providers), "provider") + " · " + plural(len(m.cat.choices), "model")
+	counts := m.counts()
 	if m.Width() < wideFrom {
 		return m.styles.Dim.Render(counts)
 	}
-	return m.styles.Dim.Render(counts + " · settings changes need a restart (R)")
+	return m.styles.Dim.Render(counts + " · space enables a model · R restarts the backend")
+}
+
+// counts is the providers and the models to choose from.
+func (m *Model) counts() string {
+	return plural(len(m.cat.providers), "provider") + " · " + plural(len(m.cat.choices), "enabled model")
 }
 
 // Status implements tui.Page.
@@ -376,7 +294,7 @@ func (m *Model) Status() string {
 	case m.cat == nil:
 		return ""
 	}
-	return plural(len(m.cat.providers), "provider") + " · " + plural(len(m.cat.choices), "model")
+	return m.counts()
 }
 
 func plural(n int, what string) string {

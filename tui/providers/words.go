@@ -11,10 +11,10 @@ import (
 )
 
 // This file turns the protocol's words into people's: a provider's catalog
-// status, authentication and relevance, the recovery it needs, a refresh's
-// outcome and reason, and the errors of loading and selecting. The status
-// never names a provider's environment variable or file, so no sentence
-// does either; they say which setting to look at.
+// status and key, the recovery it needs, a refresh's reason, and the
+// errors of loading. The status never names a provider's environment
+// variable, so no sentence does; a sentence that asks for a change of
+// configuration names the file to edit (config, the path of config.toml).
 
 // catalogWord is a catalog status in a table cell (at most 12 cells).
 func catalogWord(status string) string {
@@ -48,26 +48,21 @@ func authWord(auth string) string {
 	return auth
 }
 
-// useWord is a provider's relevance in a table cell.
-func useWord(relevant bool) string {
-	if relevant {
-		return "in use"
-	}
-	return "unused"
-}
+// keylessWord is the key cell of a provider that needs no key.
+const keylessWord = "no key needed"
 
 // recovery is what to do for a provider: a short sentence for its row and
-// a whole one for the detail under the table.
-func recovery(ps wire.ProviderStatus) (short, long string) {
+// a whole one for the detail under the table. config names config.toml.
+func recovery(ps wire.ProviderStatus, config string) (short, long string) {
 	switch ps.Recovery {
 	case wire.RecoveryConfigureAuthentication:
 		return "Configure its key; restart (R).",
-			"No API key is available for this provider. Configure it (api_key_env or credential_file in config.toml), then restart (R); restart scout itself after setting an environment variable."
+			"No API key is available for this provider. Set its key variable and start scout again, or set api_key_env or credential_file in its entry in " + config + " and restart (R)."
 	case wire.RecoveryRefreshCatalog:
 		return refreshRecovery(ps.CatalogStatus)
 	case wire.RecoveryEnableModelsAndRestart:
-		return "Enable its models; restart (R).",
-			"No model of this provider is enabled. Add models to its enabled_models in config.toml, then restart (R)."
+		return "Enable a model: Enter, space.",
+			"No model of this provider is enabled. Enter shows its models; space enables the focused one (the backend restarts to apply it)."
 	case wire.RecoveryNone:
 		return "Ready.", "Its model list is available and it is ready to use; r fetches the list again."
 	}
@@ -91,16 +86,33 @@ func refreshRecovery(status string) (short, long string) {
 	return short, "Press r to fetch this provider's model list."
 }
 
+// noListWhy says why a provider has no model list to show.
+func noListWhy(ps wire.ProviderStatus) string {
+	switch ps.CatalogStatus {
+	case wire.CatalogMissingCache:
+		return "no model list was fetched yet; press r to fetch it."
+	case wire.CatalogEmptyCache:
+		return "its fetched model list is empty; press r to fetch it again."
+	case wire.CatalogInvalidFormat:
+		return "its cached model list is damaged; press r to fetch it again."
+	case wire.CatalogInvalidSchema:
+		return "its cached model list is not valid; press r to fetch it again."
+	case wire.CatalogIncompatibleFingerprint:
+		return "its cached model list was fetched for another type or endpoint; press r to fetch it again."
+	}
+	return "its model list has no model."
+}
+
 // reasonText says why a refresh failed and what to do, one sentence per
-// reason of PROTOCOL.md §7.
-func reasonText(reason string) string {
+// reason of docs/protocol.md §7; config names config.toml.
+func reasonText(reason, config string) string {
 	switch reason {
 	case wire.ReasonAuthenticationUnavailable:
-		return "no API key is available for it (its variable is unset or its credential file is missing or unreadable); configure it, then restart (R)"
+		return "no API key is available for it (its variable is unset or its credential file is missing or unreadable); set it and start scout again, or configure it in " + config + " and restart (R)"
 	case wire.ReasonAuthenticationRejected:
 		return "the provider rejected the API key; check the key, then restart (R)"
 	case wire.ReasonConfigurationInvalid:
-		return "its configuration is invalid or its models endpoint does not exist; fix its type and base_url in config.toml, then restart (R)"
+		return "its configuration is invalid or its models endpoint does not exist; fix its type and base_url in " + config + " (or its base-URL variable), then restart (R)"
 	case wire.ReasonRemoteUnavailable:
 		return "the provider could not be reached or answered with an error; try again later"
 	case wire.ReasonRemoteTimeout:

@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -26,7 +27,12 @@ func TestEveryWordHasItsOwnWords(t *testing.T) {
 		wire.ReasonAuthenticationUnavailable, wire.ReasonAuthenticationRejected, wire.ReasonConfigurationInvalid,
 		wire.ReasonRemoteUnavailable, wire.ReasonRemoteTimeout, wire.ReasonRateLimited, wire.ReasonEmptyCatalog,
 		wire.ReasonInvalidCatalog, wire.ReasonCatalogLimit, wire.ReasonCacheWriteFailed,
-	}, reasonText)
+	}, func(r string) string { return reasonText(r, testConfig) })
+	distinct("reason word", []string{
+		wire.ReasonAuthenticationUnavailable, wire.ReasonAuthenticationRejected, wire.ReasonConfigurationInvalid,
+		wire.ReasonRemoteUnavailable, wire.ReasonRemoteTimeout, wire.ReasonRateLimited, wire.ReasonEmptyCatalog,
+		wire.ReasonInvalidCatalog, wire.ReasonCatalogLimit, wire.ReasonCacheWriteFailed,
+	}, reasonWord)
 	distinct("catalog status", []string{
 		wire.CatalogMissingCache, wire.CatalogEmptyCache, wire.CatalogInvalidFormat,
 		wire.CatalogInvalidSchema, wire.CatalogIncompatibleFingerprint,
@@ -35,7 +41,7 @@ func TestEveryWordHasItsOwnWords(t *testing.T) {
 	distinct("recovery", []string{
 		wire.RecoveryConfigureAuthentication, wire.RecoveryRefreshCatalog, wire.RecoveryEnableModelsAndRestart, wire.RecoveryNone,
 	}, func(r string) string {
-		_, long := recovery(wire.ProviderStatus{Recovery: r, CatalogStatus: wire.CatalogMissingCache})
+		_, long := recovery(wire.ProviderStatus{Recovery: r, CatalogStatus: wire.CatalogMissingCache}, testConfig)
 		return long
 	})
 	distinct("stale catalog", []string{
@@ -43,9 +49,50 @@ func TestEveryWordHasItsOwnWords(t *testing.T) {
 		wire.CatalogInvalidSchema, wire.CatalogIncompatibleFingerprint,
 	}, func(s string) string { _, long := refreshRecovery(s); return long })
 	for _, r := range []string{wire.RecoveryConfigureAuthentication, wire.RecoveryRefreshCatalog, wire.RecoveryEnableModelsAndRestart, wire.RecoveryNone} {
-		if short, _ := recovery(wire.ProviderStatus{Recovery: r}); len(short) > 36 {
+		if short, _ := recovery(wire.ProviderStatus{Recovery: r}, testConfig); len(short) > 36 {
 			t.Errorf("the short recovery %q does not fit the 80-column table", short)
 		}
+	}
+}
+
+// testConfig is the config.toml path the sentences are given.
+const testConfig = "/home/u/.local/share/scout/config.toml"
+
+// A sentence that asks for a change of configuration names the file: its
+// path, never a bare "config.toml".
+func TestConfigurationSentencesNameTheFile(t *testing.T) {
+	var sentences []string
+	for _, r := range []string{wire.ReasonAuthenticationUnavailable, wire.ReasonConfigurationInvalid} {
+		sentences = append(sentences, reasonText(r, testConfig))
+	}
+	_, long := recovery(wire.ProviderStatus{Recovery: wire.RecoveryConfigureAuthentication}, testConfig)
+	sentences = append(sentences, long, missingText("p", []string{"m3"}, testConfig))
+	for _, s := range sentences {
+		if !strings.Contains(s, testConfig) {
+			t.Errorf("%q does not name %s", s, testConfig)
+		}
+	}
+	if got := missingText("p", []string{"m3", "m4"}, testConfig); !strings.HasPrefix(got, "m3, m4 are enabled but not in p's fetched list") {
+		t.Errorf("two missing models: %q", got)
+	}
+}
+
+// Every refresh outcome words its row, and fits the last column of an
+// 80-column table.
+func TestOutcomeWordsFit(t *testing.T) {
+	for _, r := range []string{
+		wire.ReasonAuthenticationUnavailable, wire.ReasonAuthenticationRejected, wire.ReasonConfigurationInvalid,
+		wire.ReasonRemoteUnavailable, wire.ReasonRemoteTimeout, wire.ReasonRateLimited, wire.ReasonEmptyCatalog,
+		wire.ReasonInvalidCatalog, wire.ReasonCatalogLimit, wire.ReasonCacheWriteFailed,
+	} {
+		reason := r
+		o := outcomeOf(wire.RefreshResult{Outcome: wire.OutcomeFailed, Reason: &reason})
+		if !o.bad || len(o.word) > 26 {
+			t.Errorf("%s: %+v", r, o)
+		}
+	}
+	if o := outcomeOf(wire.RefreshResult{Outcome: wire.OutcomeRefreshed}); o.bad || o.word != "refreshed" {
+		t.Errorf("refreshed: %+v", o)
 	}
 }
 

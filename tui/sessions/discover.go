@@ -84,6 +84,7 @@ func (m *Model) startDiscovery() tea.Cmd {
 // replaced by a new scan.
 func (m *Model) discard() {
 	m.rows, m.order, m.notices, m.complete = nil, nil, wire.SessionNotices{}, false
+	m.tagWidth = 0
 	m.filter.narrow = narrowing{}
 	m.filter.openWaits = false
 	m.disc.err = ""
@@ -143,6 +144,7 @@ func (m *Model) add(rows []wire.SessionRow) tea.Cmd {
 	for _, r := range rows {
 		r.Title = display.Clean(r.Title)
 		m.rows = append(m.rows, r)
+		m.tagWidth = max(m.tagWidth, len(agentTag(rowAgent(r)))+1)
 	}
 	m.sortOrder()
 	return m.refilter()

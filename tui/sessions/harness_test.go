@@ -33,6 +33,7 @@ var fixture = func() []wire.SessionRow {
 	}
 	rows[1].Busy = true
 	rows[2].Cwd = wire.CwdUnverified
+	rows[1].Agent, rows[4].Agent, rows[5].Agent = wire.AgentClaudeCode, wire.AgentCodex, wire.AgentGemini
 	return rows
 }()
 

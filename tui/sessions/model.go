@@ -58,6 +58,7 @@ type Model struct {
 	order    []int             // rows' indices, newest first
 	notices  wire.SessionNotices
 	complete bool
+	tagWidth int // the widest agent tag of the rows, with its space
 
 	filter filterState
 	cursor int

@@ -75,23 +75,25 @@ func (m *Model) openFocused() tea.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
 	m.open = openState{seq: m.open.seq + 1, running: true, title: displayTitle(r.Title), cancel: cancel}
 	m.note = ""
-	b, seq, id, title := m.backend, m.open.seq, r.ID, m.open.title
+	b, seq, id, agent, title := m.backend, m.open.seq, r.ID, rowAgent(r), m.open.title
 	return tea.Batch(m.Spin(), func() tea.Msg {
 		defer cancel()
-		res, err := b.SessionOpen(ctx, id)
+		res, err := b.SessionOpen(ctx, id, agent)
 		return openMsg{seq: seq, title: title, res: res, err: err}
 	})
 }
 
-// handleOpen ends the picker with the opened session's id, or says why it
-// was not opened; the backend's attachment is then unchanged.
+// handleOpen ends the picker with the opened session's agent and id
+// ("claude-code 0f3c…"), or says why it was not opened; the backend's
+// attachment is then unchanged.
 func (m *Model) handleOpen(msg openMsg) tea.Cmd {
 	if msg.seq != m.open.seq || !m.open.running {
 		return nil
 	}
 	m.open.running = false
 	if msg.err == nil {
-		return tui.Accept([]string{msg.res.Attachment.SessionID})
+		a := msg.res.Attachment
+		return tui.Accept([]string{attachedAgent(a) + " " + a.SessionID})
 	}
 	if errors.Is(msg.err, context.Canceled) {
 		return nil

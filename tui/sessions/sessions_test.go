@@ -226,8 +226,8 @@ func TestEnterOpensExactlyAndEndsWithTheID(t *testing.T) {
 	}
 	h.Press(tea.KeyEnter)
 	out := h.Outcome()
-	if out.Cancelled || !slices.Equal(out.Items, []string{"s-tree"}) {
-		t.Fatalf("outcome %+v, want s-tree", out)
+	if out.Cancelled || !slices.Equal(out.Items, []string{"scout s-tree"}) {
+		t.Fatalf("outcome %+v, want scout s-tree", out)
 	}
 	if fake.Attached() != "s-tree" || fake.Calls(wire.MethodSessionOpen) != 1 {
 		t.Fatalf("attached %q after %d opens", fake.Attached(), fake.Calls(wire.MethodSessionOpen))
@@ -330,7 +330,7 @@ func TestEnterRightAfterTypingOpensTheBestMatchOfWhatWasTyped(t *testing.T) {
 	h.complete()
 	h.Type("parser") // "p" and "pa" put s-legacy first
 	h.Press(tea.KeyEnter)
-	if out := h.Outcome(); !slices.Equal(out.Items, []string{"s-parser"}) {
+	if out := h.Outcome(); !slices.Equal(out.Items, []string{"claude-code s-parser"}) {
 		t.Fatalf("outcome %+v, want the best match of the typed filter", out)
 	}
 }
@@ -352,8 +352,7 @@ func TestALateReplyOfAnAbandonedScanIsDropped(t *testing.T) {
 	h.complete()
 	close(late)
 	<-answered
-	frames := 0
-	f := h.Wait("a few frames after scan 1's answer", func(pagetest.Frame) bool { frames++; return frames > 20 })
+	f := h.WaitMsg("scan 1's answer", func(msg tea.Msg) bool { return strings.Contains(fmt.Sprintf("%#v", msg), "s-stale") })
 	if slices.Contains(st(f).rows, "s-stale") || len(st(f).rows) != len(fixture) {
 		t.Fatalf("rows %q: the abandoned scan's reply was shown", st(f).rows)
 	}

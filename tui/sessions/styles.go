@@ -28,6 +28,8 @@ type Styles struct {
 	Note    lipgloss.Style
 	Error   lipgloss.Style
 	Empty   lipgloss.Style
+	// Agents style each agent's tag (wire.Agent* names).
+	Agents map[string]lipgloss.Style
 }
 
 // DefaultStyles returns the styles for a dark or light background; with
@@ -50,6 +52,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 		Note:             lipgloss.NewStyle().Italic(true),
 		Error:            lipgloss.NewStyle().Bold(true),
 		Empty:            lipgloss.NewStyle().Faint(true).Italic(true),
+		Agents:           agentStyles(isDark, noColor),
 	}
 	if noColor {
 		s.Match, s.ProvisionalMatch = s.Match.Underline(true), s.ProvisionalMatch.Underline(true)
@@ -69,6 +72,7 @@ func DefaultStyles(isDark, noColor bool) Styles {
 // rowPaint is how one row is drawn, reduced to escape sequences.
 type rowPaint struct {
 	plain, title, match, time, busy, noCwd display.Paint
+	tags                                   map[string]display.Paint // by agent
 }
 
 // paints are the rows' paints: [provisional][focused].
@@ -91,6 +95,13 @@ func (s Styles) paints() paints {
 			p[prov][foc] = rowPaint{
 				plain: on(lipgloss.NewStyle()), title: on(title), match: on(match),
 				time: on(s.Time), busy: on(s.Busy), noCwd: on(s.NoCwd),
+				tags: map[string]display.Paint{},
+			}
+			for a, st := range s.Agents {
+				if prov == 1 {
+					st = st.Faint(true)
+				}
+				p[prov][foc].tags[a] = on(st)
 			}
 		}
 	}

@@ -121,8 +121,8 @@ func (m *Model) emptyText() string {
 	return "no match"
 }
 
-// row draws shown row i: gutter, title with its matches, then the markers
-// and the relative time at the right edge.
+// row draws shown row i: gutter, the agent's tag, title with its matches,
+// then the markers and the relative time at the right edge.
 func (m *Model) row(i int) string {
 	s := m.filter.shown[i]
 	r := m.rows[s.row]
@@ -134,8 +134,9 @@ func (m *Model) row(i int) string {
 	} else {
 		b.WriteString("  ")
 	}
+	b.WriteString(m.tag(r, p))
 	right, rw := m.rightSide(r, p)
-	tw := max(m.Width()-2-rw-1, 0)
+	tw := max(m.Width()-2-m.tagCells()-rw-1, 0)
 	var title string
 	var w int
 	if r.Title == "" {
@@ -144,9 +145,37 @@ func (m *Model) row(i int) string {
 		title, w = display.Highlight(r.Title, s.pos, tw, p.title, p.match)
 	}
 	b.WriteString(title)
-	b.WriteString(p.plain.Render(strings.Repeat(" ", max(m.Width()-2-w-rw, 0))))
+	b.WriteString(p.plain.Render(strings.Repeat(" ", max(m.Width()-2-m.tagCells()-w-rw, 0))))
 	b.WriteString(right)
 	return b.String()
+}
+
+// minTagWidth is the narrowest page that shows the agent tags: below it
+// the title keeps the room.
+const minTagWidth = 30
+
+// tagCells is the width of the tag column: the widest tag of the rows and
+// a space, or nothing on a page too narrow for a title beside it.
+func (m *Model) tagCells() int {
+	if m.Width() < minTagWidth {
+		return 0
+	}
+	return m.tagWidth
+}
+
+// tag is row r's agent tag padded to the tag column.
+func (m *Model) tag(r wire.SessionRow, p rowPaint) string {
+	cells := m.tagCells()
+	if cells == 0 {
+		return ""
+	}
+	agent := rowAgent(r)
+	t := agentTag(agent)
+	paint, ok := p.tags[agent]
+	if !ok {
+		paint = p.plain
+	}
+	return paint.Render(t) + p.plain.Render(strings.Repeat(" ", max(cells-len(t), 1)))
 }
 
 // rightSide is a row's markers and relative time, and its width.
@@ -222,6 +251,13 @@ func (m *Model) footerLine(narrow bool) string {
 		} else {
 			parts = append(parts, fmt.Sprintf("%d in other directories", n.SessionsOtherDirectories),
 				fmt.Sprintf("%d omitted (malformed or unreadable)", n.SessionsOmittedInvalid))
+		}
+		switch {
+		case n.SessionsOmittedOversized == 0:
+		case narrow:
+			parts = append(parts, fmt.Sprintf("%d too large", n.SessionsOmittedOversized))
+		default:
+			parts = append(parts, fmt.Sprintf("%d too large to read (a record over 8 MiB)", n.SessionsOmittedOversized))
 		}
 	}
 	return m.styles.Footer.Render(strings.Join(parts, " · "))

@@ -50,7 +50,7 @@ func (t *Tree) end(i int32) int32 {
 // after a change or a rebuild this way.
 func (t *Tree) Find(path string) int {
 	for {
-		if _, ok := t.index[path]; ok {
+		if _, ok := t.lookup(path); ok {
 			if r := t.rowOf(path); r >= 0 {
 				return r
 			}
@@ -122,7 +122,7 @@ func (t *Tree) Reveal(path string) bool {
 // Parent returns the directory that holds path; false for top-level entries
 // and unknown paths.
 func (t *Tree) Parent(path string) (string, bool) {
-	i, ok := t.index[path]
+	i, ok := t.lookup(path)
 	if !ok || t.nodes[i].parent < 0 {
 		return "", false
 	}
@@ -130,6 +130,28 @@ func (t *Tree) Parent(path string) (string, bool) {
 }
 
 func (t *Tree) isDir(path string) bool {
-	i, ok := t.index[path]
+	i, ok := t.lookup(path)
 	return ok && t.nodes[i].Kind == Dir
 }
+
+// lookup finds path's node by binary search (nodes are in component
+// order).
+func (t *Tree) lookup(path string) (int, bool) {
+	i := sort.Search(len(t.nodes), func(i int) bool { return compare(t.nodes[i].Path, path) >= 0 })
+	return i, i < len(t.nodes) && t.nodes[i].Path == path
+}
+
+// View is the entries a tree was built from, in component order, for
+// reading on another goroutine: a tree never changes the entries it was
+// built from (Rebuild makes new ones), so a View stays valid and
+// unchanged whatever happens to the tree.
+type View struct{ nodes []node }
+
+// View returns the tree's entries as they are now.
+func (t *Tree) View() View { return View{t.nodes} }
+
+// Len returns the number of entries.
+func (v View) Len() int { return len(v.nodes) }
+
+// At returns entry i.
+func (v View) At(i int) Entry { return v.nodes[i].Entry }

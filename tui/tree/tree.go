@@ -49,12 +49,14 @@ type Row struct {
 	Last     bool // the last entry of its directory (for drawing guides)
 }
 
-// Tree is a snapshot's file tree with its expansion state.
+// Tree is a snapshot's file tree with its expansion state. A path is
+// found by binary search over the entries, which are in component order:
+// no map of every path, so a tree of a million entries costs the nodes
+// alone.
 type Tree struct {
 	nodes    []node
-	index    map[string]int32 // path -> node
-	expanded map[string]bool  // expanded directories, by path
-	rows     []Row            // visible rows; nil when they must be listed again
+	expanded map[string]bool // expanded directories, by path
+	rows     []Row           // visible rows; nil when they must be listed again
 }
 
 // node is one entry with its place in the tree.
@@ -90,37 +92,47 @@ func (t *Tree) Reset(entries []Entry) error {
 // keeping every surviving directory expanded that was. On error the tree is
 // left unchanged.
 func (t *Tree) Rebuild(entries []Entry) error {
-	nodes, index, err := build(entries)
+	nodes, err := build(entries)
 	if err != nil {
 		return err
 	}
-	t.nodes, t.index, t.rows = nodes, index, nil
+	t.nodes, t.rows = nodes, nil
 	for p := range t.expanded {
-		if i, ok := index[p]; !ok || nodes[i].Kind != Dir {
+		if !t.isDir(p) {
 			delete(t.expanded, p)
 		}
 	}
 	return nil
 }
 
+// KeepExpansion expands every directory of t that is expanded in old: a
+// tree built anew (off the event loop, from more entries) takes over the
+// expansion of the tree it replaces.
+func (t *Tree) KeepExpansion(old *Tree) {
+	for p := range old.expanded {
+		if t.isDir(p) {
+			t.expanded[p] = true
+		}
+	}
+	t.rows = nil
+}
+
 // build links entries into nodes: parents, subtree ends, depths.
-func build(entries []Entry) ([]node, map[string]int32, error) {
+func build(entries []Entry) ([]node, error) {
 	nodes := make([]node, len(entries))
-	index := make(map[string]int32, len(entries))
 	var open []int32 // the directories enclosing the current entry
 	for i, e := range entries {
 		if i > 0 && compare(entries[i-1].Path, e.Path) >= 0 {
-			return nil, nil, fmt.Errorf("%w: %q after %q", ErrOrder, e.Path, entries[i-1].Path)
+			return nil, fmt.Errorf("%w: %q after %q", ErrOrder, e.Path, entries[i-1].Path)
 		}
 		open = closeDirs(nodes, open, e.Path, int32(i))
 		if err := checkParent(e.Path, nodes, open); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		nodes[i] = node{Entry: e, parent: -1, end: int32(i + 1), depth: int32(len(open))}
 		if len(open) > 0 {
 			nodes[i].parent = open[len(open)-1]
 		}
-		index[e.Path] = int32(i)
 		if e.Kind == Dir {
 			open = append(open, int32(i))
 		}
@@ -128,7 +140,7 @@ func build(entries []Entry) ([]node, map[string]int32, error) {
 	for _, d := range open {
 		nodes[d].end = int32(len(entries))
 	}
-	return nodes, index, nil
+	return nodes, nil
 }
 
 // closeDirs closes the open directories that path, entry i, is not in:

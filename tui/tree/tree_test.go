@@ -266,3 +266,19 @@ func BenchmarkNew(b *testing.B) {
 		}
 	})
 }
+
+// TestKeepExpansion: a tree built anew from more entries takes over the
+// expansion of the one it replaces, for the directories it still has.
+func TestKeepExpansion(t *testing.T) {
+	old := mustNew(t, entries("a/", "a/x", "b/", "b/y", "c/"))
+	old.Expand("a")
+	old.Expand("c")
+	grown := mustNew(t, entries("a/", "a/x", "a/z", "b/", "b/y", "d/", "d/w"))
+	grown.KeepExpansion(old)
+	if got, want := show(grown.Rows()), "-a\n   x\n   z'\n+b\n+d'\n"; got != want {
+		t.Errorf("rows:\n%swant\n%s", got, want)
+	}
+	if grown.Expanded("c") || grown.Expanded("b") {
+		t.Error("expansion of a directory the tree does not have, or was not expanded, was taken over")
+	}
+}

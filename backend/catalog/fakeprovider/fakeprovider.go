@@ -9,6 +9,11 @@
 //	base := srv.Add("ok", fakeprovider.Success("gpt-5", "gpt-5-mini"))
 //	// base_url = base  (http://127.0.0.1:PORT/s/ok)
 //
+// A base URL may also end in /v1 (OPENAI_BASE_URL's shape; scout adds it
+// to ANTHROPIC_BASE_URL): /v1/models is /models. Root makes the server's
+// root answer as one scenario, for a base URL without a path (OLLAMA_HOST's
+// host:port).
+//
 // A request carrying an anthropic-version header gets Anthropic's shape
 // (display names, has_more, last_id, paging by after_id and limit); any
 // other request to /models gets OpenAI's. A scenario with a Key answers 401
@@ -82,6 +87,7 @@ type Server struct {
 	done        chan struct{}
 
 	mu        sync.Mutex
+	root      string // the scenario answering outside /s/ ("" for none)
 	scenarios map[string]Scenario
 	requests  map[string][]Request
 	wg        sync.WaitGroup
@@ -132,6 +138,15 @@ func (s *Server) Add(name string, sc Scenario) string {
 	return s.URL(name)
 }
 
+// Root makes requests outside /s/ go to scenario name and returns the
+// server's host:port (what OLLAMA_HOST holds without a scheme).
+func (s *Server) Root(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.root = name
+	return strings.TrimPrefix(s.mainURL, "http://")
+}
+
 // URL is the base URL of scenario name.
 func (s *Server) URL(name string) string { return s.mainURL + "/s/" + name }
 
@@ -158,12 +173,16 @@ func (s *Server) Requests(name string) []Request {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.wg.Add(1)
 	defer s.wg.Done()
+	s.mu.Lock()
 	name, rest, ok := strings.Cut(strings.TrimPrefix(r.URL.Path, "/s/"), "/")
-	if !strings.HasPrefix(r.URL.Path, "/s/") || !ok {
+	if !strings.HasPrefix(r.URL.Path, "/s/") {
+		name, rest, ok = s.root, strings.TrimPrefix(r.URL.Path, "/"), s.root != ""
+	}
+	if !ok {
+		s.mu.Unlock()
 		http.NotFound(w, r)
 		return
 	}
-	s.mu.Lock()
 	sc, known := s.scenarios[name]
 	s.requests[name] = append(s.requests[name], Request{
 		Path: "/" + rest, Query: r.URL.RawQuery, APIKey: r.Header.Get("x-api-key"),
@@ -174,7 +193,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	s.answer(w, r, name, "/"+rest, sc)
+	rest = "/" + rest
+	if strings.HasPrefix(rest, "/v1/") {
+		rest = rest[len("/v1"):]
+	}
+	s.answer(w, r, name, rest, sc)
 }
 
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, name, rest string, sc Scenario) {

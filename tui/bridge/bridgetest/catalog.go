@@ -13,10 +13,15 @@ type Catalog struct {
 	Providers []wire.ProviderStatus
 	Choices   []wire.Choice
 	Selection *wire.Selection
+	// Models are model.catalog.models' rows (every cached model with its
+	// enabled state) and Keys its providers' key needs; see models.go.
+	Models []wire.ModelRow
+	Keys   []wire.ProviderKey
 }
 
 func (c Catalog) clone() Catalog {
 	c.Providers, c.Choices = slices.Clone(c.Providers), slices.Clone(c.Choices)
+	c.Models, c.Keys = slices.Clone(c.Models), slices.Clone(c.Keys)
 	if c.Selection != nil {
 		sel := *c.Selection
 		c.Selection = &sel
@@ -38,9 +43,18 @@ type catalogState struct {
 	current int // 0: none current
 	refresh RefreshFunc
 	fail    error
+	// pending are model.enable decisions the next child applies.
+	pending []enabled
+	enable  EnableFunc
 }
 
-func (c *catalogState) restart() { c.rev, c.current = 0, 0 }
+func (c *catalogState) restart() {
+	c.rev, c.current = 0, 0
+	for _, e := range c.pending {
+		c.data.apply(e)
+	}
+	c.pending = nil
+}
 
 func (c *catalogState) fresh() {
 	c.rev++

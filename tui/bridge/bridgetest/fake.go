@@ -3,7 +3,9 @@
 // project.list and project.read with the protocol's shapes, generations
 // that advance on Invalidate, session discovery over fixed rows with
 // single-use cursors, catalogs with revisions, selection guards and
-// refreshes (sessions.go, catalog.go), a child that can Crash and Restart,
+// refreshes (sessions.go, catalog.go), model.enable and
+// model.catalog.models (models.go), the whole tree page by page through
+// project.index (index.go), a child that can Crash and Restart,
 // and hooks to hold or rewrite any answer.
 package bridgetest
 
@@ -31,6 +33,13 @@ type Options struct {
 	Contents map[string]string
 	// Truncated marks every report as truncated.
 	Truncated bool
+	// Snapshot, when above 0, bounds project.files as the backend's
+	// 10,000 entries do: a report holds the first Snapshot entries of the
+	// walk order (in component order) and is truncated when that leaves
+	// any out. project.index serves them all, IndexPage a page (all in
+	// one when 0).
+	Snapshot  int
+	IndexPage int
 	// Preview offers project.list and project.read.
 	Preview bool
 	// Trust is initialize's workspace.trust ("no_local_config" when empty).
@@ -54,9 +63,11 @@ type FilesFunc func(ctx context.Context, n int, def wire.ProjectFilesResult) (wi
 
 // Fake is a scripted backend. Its methods are safe for concurrent use.
 type Fake struct {
-	opts    Options
-	entries []wire.FileEntry
-	events  chan rpcclient.Event
+	opts      Options
+	entries   []wire.FileEntry
+	walkOrder []wire.FileEntry // entries as project.index lists them
+	snapshot  []wire.FileEntry // what project.files reports
+	events    chan rpcclient.Event
 
 	mu      sync.Mutex
 	child   uint64
@@ -69,6 +80,7 @@ type Fake struct {
 
 	sessions sessionState
 	catalog  catalogState
+	index    indexState
 }
 
 // New returns a Fake serving opts.
@@ -77,6 +89,14 @@ func New(opts Options) *Fake {
 	f.catalog.data = opts.Catalog.clone()
 	f.entries = Entries(opts.Files)
 	f.listAll = folders(f.entries)
+	f.walkOrder = walkOrder(f.entries)
+	f.snapshot = f.entries
+	if opts.Snapshot > 0 && opts.Snapshot < len(f.entries) {
+		f.snapshot = slices.Clone(f.walkOrder[:opts.Snapshot])
+		slices.SortFunc(f.snapshot, func(a, b wire.FileEntry) int {
+			return slices.Compare(strings.Split(a.Path, "/"), strings.Split(b.Path, "/"))
+		})
+	}
 	return f
 }
 
@@ -157,6 +177,7 @@ func (f *Fake) Generation() int64 {
 func (f *Fake) Invalidate() int64 {
 	f.mu.Lock()
 	f.gen++
+	f.index.live = "" // the walk is abandoned with the notification
 	gen, child := f.gen, f.child
 	f.mu.Unlock()
 	raw, _ := wire.Marshal(wire.InvalidatedParams{Generation: gen})
@@ -187,13 +208,13 @@ func (f *Fake) Close() {
 func (f *Fake) Init() wire.InitializeResult {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	caps := []string{wire.MethodProjectFiles}
+	caps := []string{wire.MethodProjectFiles, wire.MethodProjectIndex}
 	if f.opts.Preview {
 		caps = append(caps, wire.MethodProjectList, wire.MethodProjectRead)
 	}
 	caps = append(caps, wire.MethodSessionDiscover, wire.MethodSessionOpen,
 		wire.MethodModelCatalog, wire.MethodModelCatalogStatus, wire.MethodModelRefresh, wire.MethodModelSelect,
-		wire.MethodCancel)
+		wire.MethodModelEnable, wire.MethodModelCatalogModels, wire.MethodCancel)
 	caps = slices.DeleteFunc(caps, func(c string) bool { return slices.Contains(f.opts.Without, c) })
 	return wire.InitializeResult{
 		ProtocolVersion: wire.ProtocolVersion,
@@ -227,6 +248,7 @@ func (f *Fake) Restart(ctx context.Context) error {
 	f.down = false
 	f.sessions.restart()
 	f.catalog.restart()
+	f.index = indexState{fn: f.index.fn}
 	return nil
 }
 
@@ -258,8 +280,8 @@ func (f *Fake) ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, error
 	def := wire.ProjectFilesResult{
 		CommandID:  fmt.Sprintf("c%d", n),
 		Generation: gen,
-		Entries:    slices.Clone(f.entries),
-		Truncated:  f.opts.Truncated,
+		Entries:    slices.Clone(f.snapshot),
+		Truncated:  f.opts.Truncated || len(f.snapshot) < len(f.entries),
 	}
 	f.mu.Lock()
 	fn := f.files

@@ -30,10 +30,10 @@ func TestDiscoverCursorsAreSingleUse(t *testing.T) {
 	if _, err := f.SessionDiscover(ctx, p1.Cursor); code(err) != wire.CodeStaleRevision {
 		t.Fatalf("reused cursor: %v, want stale_revision", err)
 	}
-	if _, err := f.SessionOpen(ctx, "b"); err != nil || f.Attached() != "b" {
+	if _, err := f.SessionOpen(ctx, "b", wire.AgentScout); err != nil || f.Attached() != "b" {
 		t.Fatalf("open: %v, attached %q", err, f.Attached())
 	}
-	if _, err := f.SessionOpen(ctx, "zz"); code(err) != wire.CodeNotFound {
+	if _, err := f.SessionOpen(ctx, "zz", wire.AgentScout); code(err) != wire.CodeNotFound {
 		t.Fatalf("open of an unknown id: %v", err)
 	}
 }

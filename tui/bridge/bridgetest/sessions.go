@@ -115,9 +115,9 @@ func (f *Fake) discoverLocked(cursor *string) (wire.DiscoverResult, error) {
 }
 
 // SessionOpen implements bridge.Backend: by default a row of
-// Options.Sessions is attached (abandoning the scan, as a real open makes
-// it stale); any other id is not_found.
-func (f *Fake) SessionOpen(ctx context.Context, id string) (wire.SessionOpenResult, error) {
+// Options.Sessions with that id and agent is attached (abandoning the
+// scan, as a real open makes it stale); any other is not_found.
+func (f *Fake) SessionOpen(ctx context.Context, id, agent string) (wire.SessionOpenResult, error) {
 	f.mu.Lock()
 	n, _, err := f.beginLocked(wire.MethodSessionOpen)
 	fn := f.sessions.open
@@ -129,7 +129,7 @@ func (f *Fake) SessionOpen(ctx context.Context, id string) (wire.SessionOpenResu
 	if fn != nil {
 		res, err = fn(ctx, n, id)
 	} else {
-		res, err = f.defaultOpen(id)
+		res, err = f.defaultOpen(id, agent)
 	}
 	if err == nil {
 		f.mu.Lock()
@@ -139,10 +139,19 @@ func (f *Fake) SessionOpen(ctx context.Context, id string) (wire.SessionOpenResu
 	return res, err
 }
 
-func (f *Fake) defaultOpen(id string) (wire.SessionOpenResult, error) {
-	i := slices.IndexFunc(f.opts.Sessions, func(r wire.SessionRow) bool { return r.ID == id })
+func (f *Fake) defaultOpen(id, agent string) (wire.SessionOpenResult, error) {
+	i := slices.IndexFunc(f.opts.Sessions, func(r wire.SessionRow) bool { return r.ID == id && rowAgent(r) == agent })
 	if i < 0 {
 		return wire.SessionOpenResult{}, wire.NewError(wire.CodeNotFound)
 	}
-	return wire.SessionOpenResult{Session: f.opts.Sessions[i], Attachment: wire.Attachment{SessionID: id, Saved: true}}, nil
+	a := wire.Attachment{SessionID: id, Agent: agent, Saved: true}
+	return wire.SessionOpenResult{Session: f.opts.Sessions[i], Attachment: a}, nil
+}
+
+// rowAgent is a scripted row's agent: scout's own when the script names none.
+func rowAgent(r wire.SessionRow) string {
+	if r.Agent == "" {
+		return wire.AgentScout
+	}
+	return r.Agent
 }

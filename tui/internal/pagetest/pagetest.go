@@ -1,8 +1,8 @@
 // Package pagetest drives the root model with real pages over a scripted
 // backend (bridgetest.Fake) in teatest, for the pages' tests: it records a
 // frame before every message the program handles (so reading it races
-// with nothing), waits for frames that satisfy a condition, and sends
-// keys.
+// with nothing), waits for frames that satisfy a condition (on the
+// program's messages, never on a clock: Loop), and sends keys.
 package pagetest
 
 import (
@@ -22,9 +22,11 @@ import (
 )
 
 // Frame is what a test sees of the program at one moment: the root's view
-// (with escapes), and whatever the test's probe read from its page.
+// (with escapes), the active tab's title, and whatever the test's probe
+// read from its page.
 type Frame struct {
 	View  string
+	Tab   string
 	State any
 }
 
@@ -40,6 +42,7 @@ type Harness struct {
 	Fake *bridgetest.Fake
 
 	probe func() any
+	loop  *Loop
 	mu    sync.Mutex
 	last  Frame
 }
@@ -57,60 +60,77 @@ type Options struct {
 	Probe func() any
 }
 
-// probeMsg is a message nobody handles: sending it records a fresh frame.
-type probeMsg struct{}
-
-// Start runs the root model with opts.Pages over fake.
+// Start runs the root model with opts.Pages over fake, and returns once
+// the program has had its start-up messages (Loop.Started): a test's own
+// size or colour profile comes after them.
 func Start(t testing.TB, fake *bridgetest.Fake, opts Options) *Harness {
 	t.Helper()
 	h := &Harness{t: t, Fake: fake, probe: opts.Probe}
+	h.loop = NewLoop(h.record)
 	m := tui.New(tui.Options{Backend: fake, Pages: opts.Pages, Active: opts.Active, Banner: opts.Banner})
 	h.TM = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(opts.Width, opts.Height),
 		// A fixed colour profile: the test output is no terminal.
-		teatest.WithProgramOptions(tea.WithFilter(h.filter), tea.WithColorProfile(colorprofile.TrueColor)))
+		teatest.WithProgramOptions(tea.WithFilter(h.loop.Filter), tea.WithColorProfile(colorprofile.TrueColor)))
 	t.Cleanup(func() {
 		_ = h.TM.Quit()
 		h.TM.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 		fake.Close()
 	})
+	if !h.loop.Started(time.Now().Add(Timeout)) {
+		t.Fatal("the program did not get its initial size and colour profile")
+	}
 	return h
 }
 
-func (h *Harness) filter(m tea.Model, msg tea.Msg) tea.Msg {
+func (h *Harness) record(m tea.Model) {
 	root, ok := m.(tui.Model)
 	if !ok {
-		return msg
+		return
 	}
-	f := Frame{View: root.View().Content}
+	f := Frame{View: root.View().Content, Tab: root.Active().Title()}
 	if h.probe != nil {
 		f.State = h.probe()
 	}
 	h.mu.Lock()
 	h.last = f
 	h.mu.Unlock()
-	return msg
 }
 
 // Timeout is generous: the machines running the tests are shared.
 const Timeout = 15 * time.Second
 
-// Wait probes until cond holds for a frame and returns that frame.
+// Wait waits until cond holds for the frame after a message, and returns
+// that frame.
 func (h *Harness) Wait(what string, cond func(Frame) bool) Frame {
 	h.t.Helper()
-	deadline := time.Now().Add(Timeout)
-	for {
-		h.TM.Send(probeMsg{})
-		time.Sleep(5 * time.Millisecond)
-		h.mu.Lock()
-		f := h.last
-		h.mu.Unlock()
-		if cond(f) {
-			return f
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s; last view:\n%s", what, f.Plain())
-		}
+	var f Frame
+	if !h.loop.Until(h.TM, time.Now().Add(Timeout), func() bool { f = h.lastFrame(); return cond(f) }) {
+		h.t.Fatalf("timed out waiting for %s; last view:\n%s", what, h.lastFrame().Plain())
 	}
+	return f
+}
+
+// Now returns the frame after every message sent so far has been handled:
+// what a test checks when it asserts that a message changed nothing.
+func (h *Harness) Now() Frame {
+	h.t.Helper()
+	return h.Wait("the program to handle what was sent", func(Frame) bool { return true })
+}
+
+// WaitMsg waits until a message for which match holds has been handled
+// (Loop.Handled) and returns the frame after it.
+func (h *Harness) WaitMsg(what string, match func(tea.Msg) bool) Frame {
+	h.t.Helper()
+	if !h.loop.Handled(h.TM, time.Now().Add(Timeout), match) {
+		h.t.Fatalf("timed out waiting for %s; last view:\n%s", what, h.lastFrame().Plain())
+	}
+	return h.lastFrame()
+}
+
+func (h *Harness) lastFrame() Frame {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.last
 }
 
 // WaitText waits until the plain view contains every one of texts.

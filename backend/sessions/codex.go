@@ -1,0 +1,263 @@
+package sessions
+
+import (
+	"strings"
+	"time"
+
+	"github.com/scoutdev/scout/backend/rfc3339"
+	"github.com/scoutdev/scout/backend/wire"
+)
+
+// codexSource is Codex CLI's store: $CODEX_HOME (else ~/.codex)
+// sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl, every project's rollouts
+// together, and session_index.jsonl, whose last line for an id names it.
+// Archived rollouts live in archived_sessions/, which is never read. The
+// records are RolloutLine objects, {"timestamp","type","payload"}
+// (sessionstest/codex.go lists each field and its source).
+type codexSource struct {
+	dir   string
+	match *cwdMatcher
+	scan  jsonScanner
+	names map[string][]byte // session id -> name, from the index
+}
+
+func newCodexSource(dir string, m *cwdMatcher) *codexSource {
+	return &codexSource{dir: dir, match: m, names: map[string][]byte{}}
+}
+
+func (s *codexSource) agent() string        { return wire.AgentCodex }
+func (s *codexSource) own() bool            { return false }
+func (s *codexSource) open() (*tree, error) { return openTree(s.dir, "sessions") }
+
+// codexIndex is the file of session names.
+const codexIndex = "session_index.jsonl"
+
+func (s *codexSource) prelude() (string, history) { return codexIndex, &codexIndexReader{src: s} }
+
+// entry: year, month and day folders (all digits, as Codex's own listing
+// reads them), then rollout-*.jsonl.
+func (s *codexSource) entry(f *frame, name string) entry {
+	switch f.depth {
+	case 0, 1, 2:
+		width := 2
+		if f.depth == 0 {
+			width = 4
+		}
+		if len(name) > 0 && len(name) <= width && strings.Trim(name, "0123456789") == "" {
+			return entry{kind: entryDir, mine: true}
+		}
+	case 3:
+		if strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl") {
+			return entry{kind: entryHistory}
+		}
+	}
+	return entry{}
+}
+
+func (s *codexSource) history(f *frame, name string) history { return &codexHistory{src: s} }
+
+func (s *codexSource) candidate(name, id string) bool {
+	return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, "-"+id+".jsonl")
+}
+
+func (s *codexSource) busy(f *frame, id string) bool { return false }
+
+// codexIndexReader reads session_index.jsonl, {"id","thread_name",
+// "updated_at"} per line, keeping each id's last name. Lines that are not
+// entries are skipped, as Codex skips them. The names kept are bounded by
+// the bytes read (maxPreludeBytes) and cut to a title's length.
+type codexIndexReader struct {
+	src     *codexSource
+	scratch titleBuilder
+}
+
+func (r *codexIndexReader) record(line []byte) error {
+	s := r.src
+	var id, name []byte
+	var seen memberSet
+	ok := s.scan.members(line, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			str, isStr := s.scan.str(v)
+			id = append(id[:0], str...)
+			return isStr && seen.see(0)
+		case "thread_name":
+			name = v
+			return isString(v) && seen.see(1)
+		}
+		return true
+	})
+	if !ok || name == nil || !wire.ValidSessionID(string(id)) {
+		return nil
+	}
+	r.scratch.reset()
+	r.scratch.add(name)
+	s.names[string(id)] = append(s.names[string(id)][:0], r.scratch.buf...)
+	return nil
+}
+
+func (r *codexIndexReader) result() (wire.SessionRow, error) { return wire.SessionRow{}, errNotSession }
+
+// codexHistory is one rollout being read. The first session_meta decides
+// (a forked rollout repeats its parent's later): its id, its cwd, which
+// must be the workspace root, and its source, which must be cli or vscode
+// (absent is vscode, Codex's default), as Codex's own picker shows.
+// turn_context records must not name a cwd outside the root. A session
+// needs a user_message event; the first one is the title when the index
+// names none.
+type codexHistory struct {
+	src         *codexSource
+	records     int64
+	skipped     bool
+	meta        bool
+	id          string
+	first, last time.Time
+	hasTS       bool
+	user        []byte
+	hasUser     bool
+	scratch     titleBuilder
+	typ, ts     []byte
+}
+
+func (h *codexHistory) record(line []byte) error {
+	h.records++
+	s := &h.src.scan
+	var payload []byte
+	var seen memberSet
+	h.typ, h.ts = h.typ[:0], h.ts[:0]
+	ok := s.members(line, func(k, v []byte) bool {
+		switch string(k) {
+		case "type", "timestamp":
+			str, isStr := s.str(v)
+			if string(k) == "type" {
+				h.typ = append(h.typ, str...)
+				return isStr && seen.see(0)
+			}
+			h.ts = append(h.ts, str...)
+			return isStr && seen.see(1)
+		case "payload":
+			payload = v
+			return seen.see(2)
+		}
+		return true
+	})
+	if !ok {
+		h.skipped = true // Codex skips a line it cannot parse
+		return nil
+	}
+	if t, err := rfc3339.Parse(string(h.ts)); err == nil && writableYear(t) {
+		if !h.hasTS {
+			h.first, h.hasTS = t, true
+		}
+		h.last = t
+	}
+	switch string(h.typ) {
+	case "session_meta":
+		if !h.meta {
+			return h.sessionMeta(payload)
+		}
+	case "turn_context":
+		if cwd, ok := h.payloadString(payload, "cwd"); ok && len(cwd) > 0 && !h.src.match.within(cwd) {
+			return errForeign
+		}
+	case "event_msg":
+		h.event(payload)
+	}
+	return nil
+}
+
+// sessionMeta applies the first session_meta.
+func (h *codexHistory) sessionMeta(payload []byte) error {
+	h.meta = true
+	s := &h.src.scan
+	var cwd []byte
+	var seen memberSet
+	interactive, hasCwd := true, false
+	ok := payload != nil && s.members(payload, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			str, isStr := s.str(v)
+			h.id = string(str)
+			return isStr && seen.see(0)
+		case "cwd":
+			str, isStr := s.str(v)
+			cwd, hasCwd = append(cwd[:0], str...), isStr
+			return isStr && seen.see(1)
+		case "source":
+			str, isStr := s.str(v)
+			interactive = isStr && (string(str) == "cli" || string(str) == "vscode")
+			return seen.see(2)
+		}
+		return true
+	})
+	switch {
+	case !ok || !hasCwd || !wire.ValidSessionID(h.id):
+		h.id = ""
+		return ErrMalformed
+	case !interactive:
+		return errNotSession // a subagent's, exec's or another client's rollout
+	case !h.src.match.matches(cwd):
+		return errForeign
+	}
+	return nil
+}
+
+// event takes the first user_message event's text.
+func (h *codexHistory) event(payload []byte) {
+	if h.hasUser || payload == nil {
+		return
+	}
+	s := &h.src.scan
+	isUser := false
+	var msg []byte
+	s.members(payload, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			isUser = string(v) == `"user_message"`
+		case "message":
+			if isString(v) {
+				msg = v
+			}
+		}
+		return true
+	})
+	if isUser && msg != nil {
+		h.hasUser = true
+		setTitle(&h.user, &h.scratch, msg)
+	}
+}
+
+// payloadString is the string member name of payload.
+func (h *codexHistory) payloadString(payload []byte, name string) ([]byte, bool) {
+	var out []byte
+	found := false
+	s := &h.src.scan
+	s.members(payload, func(k, v []byte) bool {
+		if string(k) == name {
+			if str, ok := s.str(v); ok {
+				out, found = append(out[:0], str...), true
+			}
+		}
+		return true
+	})
+	return out, found
+}
+
+func (h *codexHistory) result() (wire.SessionRow, error) {
+	row := wire.SessionRow{ID: h.id}
+	switch {
+	case !h.meta && h.skipped:
+		return row, ErrMalformed
+	case !h.meta || !h.hasUser:
+		return row, errNotSession
+	case !h.hasTS:
+		return row, errNoTime
+	}
+	title := h.user
+	if name := h.src.names[h.id]; len(name) > 0 {
+		title = name
+	}
+	row.Title, row.Cwd, row.Records = string(title), wire.CwdVerified, h.records
+	row.CreatedAt, row.UpdatedAt = formatTime(h.first), formatTime(h.last)
+	return row, nil
+}

@@ -1,0 +1,304 @@
+package sessions_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scoutdev/scout/backend/sessions/sessionstest"
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/scouttest"
+)
+
+// dbEnv is a workspace with crush's database in its .crush/ and
+// opencode's database elsewhere, and scout's own store.
+type dbEnv struct {
+	ws, home, crushDB, opencodeDB string
+	want                          map[sessionstest.Key]sessionstest.Want
+	notices                       wire.SessionNotices
+}
+
+func (e dbEnv) env() []string {
+	return []string{"SCOUT_HOME=" + e.home, "OPENCODE_DB=" + e.opencodeDB, "CRUSH_GLOBAL_DATA=" + filepath.Join(e.home, "no-crush-data")}
+}
+
+func (e dbEnv) start(t *testing.T) *scouttest.Proc {
+	t.Helper()
+	p := scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: e.env()})
+	p.Initialize(sessionCaps...)
+	return p
+}
+
+// newDBEnv writes both databases at rest: top-level sessions of this
+// directory, a child's, an archived one, one without a user message, and
+// (opencode's) sessions of other directories.
+func newDBEnv(t *testing.T) dbEnv {
+	t.Helper()
+	ws := canonicalTemp(t)
+	home, _ := sessionstest.Home(t)
+	e := dbEnv{ws: ws, home: home, crushDB: filepath.Join(ws, ".crush", "crush.db"),
+		opencodeDB: filepath.Join(t.TempDir(), "opencode", "opencode.db"), want: map[sessionstest.Key]sessionstest.Want{}}
+	chat := []string{"user", "assistant", "user", "assistant"}
+	mustDo(t, sessionstest.WriteCrush(e.crushDB,
+		sessionstest.DBSession{ID: "c1a2b3c4-0001-4000-8000-000000000001", Title: "Crush: wire the\nsidebar", Roles: chat},
+		sessionstest.DBSession{ID: "c1a2b3c4-0002-4000-8000-000000000002", Title: "Crush: a child task", Parent: "c1a2b3c4-0001-4000-8000-000000000001", Roles: chat},
+		sessionstest.DBSession{ID: "c1a2b3c4-0003-4000-8000-000000000003", Title: "Crush: nothing said yet", Roles: []string{"assistant"}},
+		sessionstest.DBSession{ID: "c1a2b3c4-0004-4000-8000-000000000004", Title: "Crush: second", Roles: chat, Created: sessionstest.Epoch.Add(time.Hour)},
+	))
+	e.want[sessionstest.Key{Agent: wire.AgentCrush, ID: "c1a2b3c4-0001-4000-8000-000000000001"}] = sessionstest.Want{Title: "Crush: wire the sidebar"}
+	e.want[sessionstest.Key{Agent: wire.AgentCrush, ID: "c1a2b3c4-0004-4000-8000-000000000004"}] = sessionstest.Want{Title: "Crush: second"}
+	mustDo(t, sessionstest.WriteOpenCode(e.opencodeDB,
+		sessionstest.DBSession{ID: "ses_here1", Dir: ws, Title: "opencode: fix the build", Roles: chat},
+		sessionstest.DBSession{ID: "ses_here2", Dir: ws, Title: "opencode: archived", Archived: true, Roles: chat},
+		sessionstest.DBSession{ID: "ses_here3", Dir: ws, Title: "opencode: subtask", Parent: "ses_here1", Roles: chat},
+		sessionstest.DBSession{ID: "ses_here4", Dir: ws, Title: "opencode: empty", Roles: nil},
+		sessionstest.DBSession{ID: "ses_other", Dir: "/srv/other", Title: "opencode: elsewhere", Roles: chat},
+		sessionstest.DBSession{ID: "ses_sub", Dir: ws + "/sub", Title: "opencode: in a subdirectory", Roles: chat},
+	))
+	e.want[sessionstest.Key{Agent: wire.AgentOpenCode, ID: "ses_here1"}] = sessionstest.Want{Title: "opencode: fix the build"}
+	e.notices.SessionsOtherDirectories = 2 // ses_other, ses_sub
+	return e
+}
+
+// fileSums describes every file below dirs: name, size and SHA-256 (the
+// -shm index aside: every WAL reader writes its read marks there).
+func fileSums(t *testing.T, dirs ...string) string {
+	t.Helper()
+	var out []string
+	for _, d := range dirs {
+		filepath.Walk(d, func(p string, fi os.FileInfo, err error) error {
+			if err != nil || fi.IsDir() {
+				return err
+			}
+			line := fmt.Sprintf("%s %v %d", p, fi.Mode(), fi.Size())
+			if !strings.HasSuffix(p, "-shm") {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				sum := sha256.Sum256(data)
+				line += " " + hex.EncodeToString(sum[:])
+			}
+			out = append(out, line)
+			return nil
+		})
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
+}
+
+func (e dbEnv) dirs() []string {
+	return []string{filepath.Dir(e.crushDB), filepath.Dir(e.opencodeDB)}
+}
+
+// listRowsAndNotices runs session.list.
+func listOf(t *testing.T, p *scouttest.Proc) wire.SessionListResult {
+	t.Helper()
+	var list wire.SessionListResult
+	p.MustCall(wire.MethodSessionList, nil, &list)
+	return list
+}
+
+// TestDatabasesAtRest: crush's and opencode's databases at rest give
+// their top-level sessions of this directory as rows (titles cleaned),
+// never a child's, an archived one or one without a user message, count
+// opencode's sessions of other directories, are read the same by
+// session.discover, and are left exactly as they were: no byte changed,
+// no -wal or -shm created.
+func TestDatabasesAtRest(t *testing.T) {
+	t.Parallel()
+	e := newDBEnv(t)
+	before := fileSums(t, e.dirs()...)
+	if strings.Contains(before, "-wal") || strings.Contains(before, "-shm") {
+		t.Fatalf("the fixture is not at rest:\n%s", before)
+	}
+	p := e.start(t)
+	list := listOf(t, p)
+	checkRows(t, e.want, list.Sessions)
+	if list.Notices != e.notices {
+		t.Errorf("notices %+v, want %+v", list.Notices, e.notices)
+	}
+	pages := mustFollow(t, p)
+	var rows []wire.SessionRow
+	for _, pg := range pages {
+		rows = append(rows, pg.Sessions...)
+	}
+	checkRows(t, e.want, rows)
+	if n := pages[len(pages)-1].Notices; n != e.notices {
+		t.Errorf("discover notices %+v", n)
+	}
+	if after := fileSums(t, e.dirs()...); after != before {
+		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
+	}
+}
+
+// TestDatabaseLockedByAWriter: with opencode running (a connection in the
+// middle of a write transaction, its -wal and -shm there), the committed
+// sessions are still read, without waiting for the writer and without
+// writing anything: the database and its -wal are byte for byte as the
+// writer left them.
+func TestDatabaseLockedByAWriter(t *testing.T) {
+	t.Parallel()
+	e := newDBEnv(t)
+	w, err := sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tx, err := w.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if err := sessionstest.InsertOpenCode(tx, sessionstest.DBSession{ID: "ses_uncommitted", Dir: e.ws, Title: "not committed", Roles: []string{"user"}}); err != nil {
+		t.Fatal(err)
+	}
+	before := fileSums(t, e.dirs()...)
+	if !strings.Contains(before, "opencode.db-wal") {
+		t.Fatalf("the writer has no -wal:\n%s", before)
+	}
+	p := e.start(t)
+	checkRows(t, e.want, listOf(t, p).Sessions)
+	mustFollow(t, p)
+	if after := fileSums(t, e.dirs()...); after != before {
+		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
+	}
+}
+
+// TestBrokenDatabases: a crush database that is not a database and an
+// opencode database of a schema scout does not know each count once in
+// sessions_omitted_invalid (the second said on stderr, without a path),
+// and the scan goes on with the other stores.
+func TestBrokenDatabases(t *testing.T) {
+	t.Parallel()
+	e := newDBEnv(t)
+	if err := os.WriteFile(e.crushDB, []byte("this is not a SQLite database, only a file named like one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(e.opencodeDB)
+	w, err := sessionstest.OpenDB(e.opencodeDB, "CREATE TABLE session (id TEXT PRIMARY KEY, name TEXT);")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	sessionstest.MustWrite(t, filepath.Join(e.home, "sessions"), sessionstest.History{ID: "still-here", Cwds: []string{e.ws}})
+	p := e.start(t)
+	list := listOf(t, p)
+	if len(list.Sessions) != 1 || list.Sessions[0].ID != "still-here" || list.Notices.SessionsOmittedInvalid != 2 {
+		t.Fatalf("list %+v", list)
+	}
+	pages := mustFollow(t, p)
+	if n := pages[len(pages)-1].Notices; n.SessionsOmittedInvalid != 2 || len(ids(pages)) != 1 {
+		t.Fatalf("discover %v, notices %+v", ids(pages), n)
+	}
+	stderr := p.Stderr()
+	if !strings.Contains(stderr, "opencode's session database has a schema scout does not know") || strings.Contains(stderr, e.opencodeDB) || strings.Contains(stderr, e.ws) {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestDatabasesOpen: session.open of a crush or opencode session answers
+// its row; a session of another directory is cwd_mismatch, a child's, an
+// archived one, one without a user message and an unknown id not_found,
+// and the attachment stays.
+func TestDatabasesOpen(t *testing.T) {
+	t.Parallel()
+	e := newDBEnv(t)
+	p := e.start(t)
+	listed := map[sessionstest.Key]wire.SessionRow{}
+	for _, r := range listOf(t, p).Sessions {
+		listed[sessionstest.Key{Agent: r.Agent, ID: r.ID}] = r
+	}
+	var last wire.Attachment
+	for k := range e.want {
+		var open wire.SessionOpenResult
+		p.MustCall(wire.MethodSessionOpen, map[string]any{"id": k.ID, "agent": k.Agent}, &open)
+		if open.Session != listed[k] {
+			t.Errorf("open %v: %+v, listed %+v", k, open.Session, listed[k])
+		}
+		last = open.Attachment
+	}
+	for _, tc := range []struct {
+		agent, id string
+		code      wire.Code
+	}{
+		{wire.AgentOpenCode, "ses_other", wire.CodeCwdMismatch},
+		{wire.AgentOpenCode, "ses_sub", wire.CodeCwdMismatch},
+		{wire.AgentOpenCode, "ses_here2", wire.CodeNotFound},
+		{wire.AgentOpenCode, "ses_here3", wire.CodeNotFound},
+		{wire.AgentOpenCode, "ses_here4", wire.CodeNotFound},
+		{wire.AgentOpenCode, "ses_none", wire.CodeNotFound},
+		{wire.AgentCrush, "c1a2b3c4-0002-4000-8000-000000000002", wire.CodeNotFound},
+		{wire.AgentCrush, "c1a2b3c4-0003-4000-8000-000000000003", wire.CodeNotFound},
+	} {
+		wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": tc.id, "agent": tc.agent}), tc.code)
+		if a := attachment(t, p); a == nil || *a != last {
+			t.Fatalf("after a failed open of %s/%s the attachment is %+v", tc.agent, tc.id, a)
+		}
+	}
+}
+
+// TestDatabasesChangingDuringAScan: once every store has been read and the
+// second pass is under way, a session of this directory appearing in
+// opencode's database makes the scan stale_revision; a message appended
+// to a session, which only updates it, and a session of another
+// directory appearing do not: they change no row the scan read.
+func TestDatabasesChangingDuringAScan(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		s     sessionstest.DBSession
+		stale bool
+	}{
+		{"new here", sessionstest.DBSession{ID: "ses_new", Title: "new", Roles: []string{"user"}}, true},
+		{"new elsewhere", sessionstest.DBSession{ID: "ses_new", Title: "new", Roles: []string{"user"}, Dir: "/srv/elsewhere"}, false},
+		{"message appended", sessionstest.DBSession{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newDBEnv(t)
+			for i := range 300 {
+				os.WriteFile(filepath.Join(e.home, "sessions", fmt.Sprintf("pad-%03d.lock", i)), nil, 0o644)
+			}
+			p := e.start(t)
+			res := firstPage(t, p)
+			for res.Progress != wire.ProgressInventoryValidation {
+				if res.Complete {
+					t.Fatal("the scan completed before its second pass paused")
+				}
+				res = next(t, p, res.Cursor)
+			}
+			w, err := sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.s.ID != "" {
+				if tc.s.Dir == "" {
+					tc.s.Dir = e.ws
+				}
+				tx, _ := w.Begin()
+				if err := sessionstest.InsertOpenCode(tx, tc.s); err != nil {
+					t.Fatal(err)
+				}
+				tx.Commit()
+			} else if _, err := w.Exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_late', 'ses_here1', 1, 1, '{\"role\":\"assistant\"}'); UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_here1'"); err != nil {
+				t.Fatal(err)
+			}
+			w.Close() // opencode exits: the commit is checkpointed into the main file
+			finishAfterChange(t, p, res.Cursor, tc.stale)
+		})
+	}
+}
+
+func mustDo(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# index.sh measures the whole-tree index (issue 15) next to fd and fzf on
+# the same trees, in one run, and prints the results for docs/performance.md
+# ("The whole tree: project.index"):
+#
+#   sh bench/index.sh [runs]      # runs: rounds of the 100k case (default 10; the 1M case runs a third as many)
+#
+# It builds scout (no -race), makes two trees of empty files in
+# $SCOUT_BENCH_OUT (default $TMPDIR/scout-bench; kept between runs) with
+# internal/cmd/gentree: tree100k-index (100,000 files) and tree1m (1,000,000
+# files), each in 1,000 folders three levels down, and runs:
+#   (a) `scout filter Q` (snapshot, then project.index to the end, rank,
+#       print) against `fdfind --type f -H . | fzf --filter Q`, with
+#       Debian's fzf 0.38 and /work/tools/bin/fzf 0.65, for a selective
+#       query and for one every file matches; interleaved (bench/sidebyside),
+#       wall and CPU time of every process;
+#   (b) the first ranked frame of the picker in tree1m against the
+#       10,000-entry tree (BenchmarkFirstRankedFrameIndexed, interleaved);
+#   (c) the peak resident set of the picker (frontend and backend) holding
+#       the whole index of tree1m, against each fzf holding the same paths
+#       read from stdin (TestIndexPeakRSS, in tmux);
+#   (d) a whole index walk in a warm backend (BenchmarkIndex*, the Go tree
+#       and tree100k-index), and project.files with the read-ahead gone.
+# Needs go, fdfind, fzf, tmux.
+set -eu
+runs=${1:-10}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${SCOUT_BENCH_OUT:-${TMPDIR:-/tmp}/scout-bench}
+mkdir -p "$out"
+cd "$root"
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+echo "load at the start: $(load)"
+echo "go $(go env GOVERSION), $(fzf --version | cut -d' ' -f1) and $(/work/tools/bin/fzf --version 2>/dev/null | cut -d' ' -f1) , $(fdfind --version)"
+
+go build -o "$out/scout" ./cmd/scout
+go build -o "$out/sidebyside" ./bench/sidebyside
+go run ./internal/cmd/gentree -n 100000 "$out/tree100k-index"
+go run ./internal/cmd/gentree -n 1000000 "$out/tree1m"
+export SCOUT_HOME="$out/home"
+mkdir -p "$SCOUT_HOME"
+
+fzfs="fzf"
+[ -x /work/tools/bin/fzf ] && fzfs="$fzfs /work/tools/bin/fzf"
+echo
+echo "(a) scout filter against fdfind | fzf --filter, the whole tree"
+big=$(( (runs + 2) / 3 ))
+for tree in tree100k-index tree1m; do
+	n=$runs
+	[ "$tree" = tree1m ] && n=$big
+	for q in part05file12 file; do
+		set -- "$out/scout filter $q"
+		for f in $fzfs; do set -- "$@" "fdfind --type f -H . | $f --filter $q"; done
+		"$out/sidebyside" -name "$tree/$q" -dir "$out/$tree" -runs "$n" -warmup 1 -- "$@"
+	done
+done
+
+echo
+echo "(b) first ranked frame: tree1m against the 10,000-entry tree"
+SCOUT_BENCH_TREE="$out/tree10k" SCOUT_BENCH_INDEX_TREE="$out/tree1m" \
+	go test -count 1 -run '^$' -bench '^BenchmarkFirstRankedFrameIndexed$' -benchtime "${runs}x" ./cmd/scout | grep -E '^Benchmark|ms'
+
+echo
+echo "(c) peak resident set holding the whole index of tree1m"
+SCOUT_TEST_MEMORY=1 SCOUT_BENCH_INDEX_TREE="$out/tree1m" \
+	go test -count 1 -run '^TestIndexPeakRSS$' -v ./cmd/scout | grep -E 'VmHWM|installed|ok|FAIL'
+
+echo
+echo "(d) the walk in a warm backend; project.files without the read-ahead"
+SCOUT_BENCH_TREE="$out/tree100k-index" go test -count 3 -run '^$' -bench '^BenchmarkIndex(Goroot|Generated)$' -benchtime 5x ./backend/files | grep -E '^Benchmark'
+SCOUT_BENCH_TREE="$out/tree100k" go test -count 5 -run '^$' -bench '^BenchmarkScan(Goroot|Generated)$' -benchtime 20x ./backend/files | grep -E '^Benchmark'
+echo
+echo "load at the end: $(load)"

@@ -1,0 +1,169 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui/bridge"
+)
+
+// The snapshot (project.files) is at most 10,000 entries; when it is
+// truncated the rest of the tree comes from project.index, page by page.
+// This file holds what the picker and `scout filter` share: the client's
+// ceiling on what it holds, and the merge of a page into what is already
+// known (the snapshot's paths are the only ones a walk can repeat: the
+// walk lists every entry once).
+
+// DefaultMaxIndexed is the client ceiling on the entries held (snapshot
+// and index together) when neither --max-indexed nor SCOUT_MAX_INDEXED
+// says otherwise.
+const DefaultMaxIndexed = 2_000_000
+
+// MaxIndexedEnv names the environment variable of the ceiling.
+const MaxIndexedEnv = "SCOUT_MAX_INDEXED"
+
+// MaxIndexed returns the ceiling: flag when it was given (flagSet), else
+// SCOUT_MAX_INDEXED when set, else DefaultMaxIndexed. 0 means the
+// snapshot alone: the index is not followed.
+func MaxIndexed(flag int, flagSet bool) (int, error) {
+	if flagSet {
+		if flag < 0 {
+			return 0, errors.New("--max-indexed must be 0 or more")
+		}
+		return flag, nil
+	}
+	v, ok := os.LookupEnv(MaxIndexedEnv)
+	if !ok || v == "" {
+		return DefaultMaxIndexed, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s must be a whole number, 0 or more", MaxIndexedEnv)
+	}
+	return n, nil
+}
+
+// CeilingNote is what the picker and `scout filter` say when the ceiling
+// stopped the index: one line.
+func CeilingNote(ceiling int) string {
+	return fmt.Sprintf("stopped indexing at the --max-indexed ceiling of %s entries: files beyond it are not searched", groupDigits(ceiling))
+}
+
+// groupDigits writes n with commas between groups of three digits.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// merger merges index pages into what a snapshot holds, under the
+// ceiling.
+type merger struct {
+	snapshot map[string]struct{} // the snapshot's paths
+	held     int                 // entries held: the snapshot's and merged
+	ceiling  int
+	stopped  bool // the ceiling was reached
+}
+
+func newMerger(snapshot []wire.FileEntry, ceiling int) *merger {
+	m := &merger{snapshot: make(map[string]struct{}, len(snapshot)), held: len(snapshot), ceiling: ceiling}
+	for _, e := range snapshot {
+		m.snapshot[e.Path] = struct{}{}
+	}
+	m.stopped = m.held >= ceiling
+	return m
+}
+
+// merge returns the entries of page that the snapshot does not hold, cut
+// at the ceiling (stopped then says so), in page's own room: page is the
+// caller's, decoded for this.
+func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
+	fresh := page[:0]
+	for _, e := range page {
+		if _, dup := m.snapshot[e.Path]; dup {
+			continue
+		}
+		if m.held >= m.ceiling {
+			m.stopped = true
+			break
+		}
+		fresh = append(fresh, e)
+		m.held++
+	}
+	return fresh
+}
+
+// Complete is what `scout filter` searches: every file of the tree, in
+// the order they were found, up to ceiling entries held (stopped says
+// that the ceiling cut the walk short). It is the snapshot and the rest
+// of the index the picker would show, but with nothing to show first it
+// walks project.index from the start, which lists every entry once, so
+// the snapshot's part is not read twice; a backend without project.index
+// gives its snapshot. The ranking is the same either way (its order never
+// depends on where a path stands in the list). The next page is asked for
+// as soon as a page is in, so the backend walks on while this process
+// merges.
+func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []string, stopped bool, err error) {
+	if !bridge.Negotiated(b, wire.MethodProjectIndex) || ceiling == 0 {
+		snap, err := b.ProjectFiles(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		return Candidates(snap.Entries), snap.Truncated && ceiling == 0, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a page asked for past the ceiling
+	m := newMerger(nil, ceiling)
+	next := fetchPage(ctx, b, nil, 0)
+	var pages [][]string // joined once at the end: a million paths appended one page at a time were copied over and over
+	gen := int64(-1)
+	for !m.stopped {
+		got := <-next
+		if got.err != nil {
+			return nil, false, got.err
+		}
+		if gen >= 0 && got.page.Generation != gen {
+			return nil, false, errors.New("the workspace policy changed while the project was indexed")
+		}
+		gen = got.page.Generation
+		if !got.page.Complete {
+			next = fetchPage(ctx, b, got.page.Cursor, 0)
+		}
+		pages = append(pages, Candidates(m.merge(got.page.Entries)))
+		if got.page.Complete {
+			break
+		}
+	}
+	return slices.Concat(pages...), m.stopped, nil
+}
+
+// fetched is one project.index answer.
+type fetched struct {
+	page wire.ProjectIndexResult
+	err  error
+}
+
+// fetchPage asks for the page after cursor on its own goroutine, giving
+// up after timeout (when above 0).
+func fetchPage(ctx context.Context, b bridge.Backend, cursor *string, timeout time.Duration) <-chan fetched {
+	ch := make(chan fetched, 1)
+	go func() {
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+		page, err := b.ProjectIndex(ctx, cursor)
+		ch <- fetched{page, err}
+	}()
+	return ch
+}

@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Bubble Tea draws frames on a ticker that runs 60 times a second for as
+// long as the program runs, whether or not anything changed; each tick
+// wakes the Go scheduler, which on a virtual machine costs about 1% of a
+// core with nothing on screen moving. Bubble Tea offers no way to pause
+// it, so frameClock reaches the ticker (the unexported field
+// Program.ticker, found by reflection; TestFrameClockFindsTheTicker
+// fails when an upgrade renames it) and stops it once no new frame was
+// made for idleAfter, and starts it again with the next frame. Every
+// frame is made by View, which Bubble Tea calls after each Update, so
+// nothing is ever left undrawn: the ticker runs for idleAfter after the
+// last View, long enough to flush it. When the ticker cannot be found,
+// the program runs as Bubble Tea runs it.
+
+// idleAfter is how long the frame clock keeps ticking after the last
+// frame was made: several frames of Bubble Tea's 60 a second.
+const idleAfter = 100 * time.Millisecond
+
+// frameRate is Bubble Tea's default frame interval (60 frames a second),
+// which the clock restores.
+const frameRate = time.Second / 60
+
+// frameClock stops and restarts a program's frame ticker.
+type frameClock struct {
+	program *tea.Program
+
+	mu      sync.Mutex
+	ticker  *time.Ticker // the program's, once found
+	looked  bool         // the ticker was looked for
+	stopped bool
+	frames  uint64      // frames made
+	idle    *time.Timer // stops the ticker after idleAfter without a frame
+	closed  bool
+}
+
+// wake notes a new frame: the ticker runs (again) and is stopped
+// idleAfter after the last frame.
+func (c *frameClock) wake() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || c.program == nil {
+		return
+	}
+	if !c.looked {
+		c.ticker, c.looked = programTicker(c.program), true
+	}
+	if c.ticker == nil {
+		return
+	}
+	c.frames++
+	if c.stopped {
+		c.ticker.Reset(frameRate)
+		c.stopped = false
+	}
+	frames := c.frames
+	if c.idle != nil {
+		c.idle.Stop()
+	}
+	c.idle = time.AfterFunc(idleAfter, func() { c.sleep(frames) })
+}
+
+// sleep stops the ticker unless a frame was made after frame number
+// frames.
+func (c *frameClock) sleep(frames uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || c.frames != frames || c.stopped {
+		return
+	}
+	c.ticker.Stop()
+	c.stopped = true
+}
+
+// close ends the clock's work when the program has ended.
+func (c *frameClock) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.idle != nil {
+		c.idle.Stop()
+	}
+}
+
+// programTicker returns p's frame ticker, or nil when Bubble Tea has
+// none by that name (or has not started it).
+func programTicker(p *tea.Program) *time.Ticker {
+	f := reflect.ValueOf(p).Elem().FieldByName("ticker")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[*time.Ticker]() {
+		return nil
+	}
+	t, _ := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(*time.Ticker)
+	return t
+}

@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// clockModel quits after its first frames, reporting whether the frame
+// clock had found the program's ticker by then.
+type clockModel struct {
+	clock *frameClock
+	found chan bool
+}
+
+type quitNow struct{}
+
+func (c clockModel) Init() tea.Cmd {
+	return tea.Tick(50*time.Millisecond, func(time.Time) tea.Msg { return quitNow{} })
+}
+
+func (c clockModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(quitNow); ok {
+		c.clock.mu.Lock()
+		c.found <- c.clock.ticker != nil
+		c.clock.mu.Unlock()
+		return c, tea.Quit
+	}
+	return c, nil
+}
+
+func (c clockModel) View() tea.View {
+	c.clock.wake()
+	return tea.NewView("frame")
+}
+
+// TestFrameClockFindsTheTicker fails when a Bubble Tea upgrade renames or
+// retypes Program.ticker: the picker would then tick 60 times a second
+// while idle again.
+func TestFrameClockFindsTheTicker(t *testing.T) {
+	t.Parallel()
+	clock := &frameClock{}
+	m := clockModel{clock: clock, found: make(chan bool, 1)}
+	var out bytes.Buffer
+	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(&out), tea.WithContext(context.Background()))
+	clock.program = p
+	defer clock.close()
+	if _, err := p.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !<-m.found {
+		t.Fatal("the frame clock did not find Bubble Tea's frame ticker (Program.ticker)")
+	}
+}
+
+// TestFrameClockStopsAndRestarts: idleAfter after the last frame the
+// ticker is stopped; the next frame starts it.
+func TestFrameClockStopsAndRestarts(t *testing.T) {
+	t.Parallel()
+	c := &frameClock{program: &tea.Program{}, looked: true, ticker: time.NewTicker(frameRate)}
+	defer c.ticker.Stop()
+	c.wake()
+	stopped := func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.stopped }
+	deadline := time.Now().Add(10 * time.Second)
+	for !stopped() {
+		if time.Now().After(deadline) {
+			t.Fatal("the ticker was not stopped after the last frame")
+		}
+		time.Sleep(idleAfter / 4)
+	}
+	for len(c.ticker.C) > 0 {
+		<-c.ticker.C
+	}
+	select {
+	case <-c.ticker.C:
+		t.Fatal("a stopped ticker ticked")
+	case <-time.After(5 * frameRate):
+	}
+	c.wake()
+	select {
+	case <-c.ticker.C:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the next frame did not start the ticker again")
+	}
+	c.close()
+}
+
+func TestParseHeight(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in         string
+		term, rows int
+	}{
+		{"10", 40, 10}, {"10", 6, 6}, {"40%", 50, 20}, {"40%", 20, 10}, {"40%", 8, 8}, {"100%", 30, 30}, {"1", 30, 1},
+	} {
+		h, err := ParseHeight(tc.in)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		if h.Full() || h.Rows(tc.term) != tc.rows {
+			t.Errorf("%q on %d rows: %d rows, want %d", tc.in, tc.term, h.Rows(tc.term), tc.rows)
+		}
+	}
+	for _, bad := range []string{"", "0", "-3", "x", "40%%", "101%", "0%", "10 rows"} {
+		if _, err := ParseHeight(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if !(Height{}).Full() || (Height{}).Rows(33) != 33 {
+		t.Error("the zero Height is not the whole screen")
+	}
+}
