@@ -14,6 +14,7 @@ package highlight
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"strings"
 	"sync"
@@ -21,7 +22,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 )
 
 // MaxLineBytes is what Cut keeps of a line: far more than any pane is
@@ -123,17 +123,39 @@ type palette struct {
 	cache map[chroma.TokenType]string
 }
 
+// styleFiles are chroma's GitHub styles (styles/README.md): parsed on
+// first use, where chroma's styles package parses all of its styles at
+// every process start.
+//
+//go:embed styles/*.xml
+var styleFiles embed.FS
+
 // Styles of each background, GitHub's pair.
 var (
-	darkPalette  = newPalette(styles.Get("github-dark"))
-	lightPalette = newPalette(styles.Get("github"))
+	darkPalette  = sync.OnceValue(func() *palette { return newPalette(loadStyle("github-dark.xml")) })
+	lightPalette = sync.OnceValue(func() *palette { return newPalette(loadStyle("github.xml")) })
 )
 
 func paletteFor(dark bool) *palette {
 	if dark {
-		return darkPalette
+		return darkPalette()
 	}
-	return lightPalette
+	return lightPalette()
+}
+
+// loadStyle parses one of styleFiles; they are part of the binary, so a
+// failure is a build's mistake.
+func loadStyle(name string) *chroma.Style {
+	f, err := styleFiles.Open("styles/" + name)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	s, err := chroma.NewXMLStyle(f)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 func newPalette(s *chroma.Style) *palette {
