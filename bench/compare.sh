@@ -23,10 +23,10 @@
 # (BenchmarkRank, BenchmarkRankSyntax, BenchmarkRank1M), Add at a million
 # paths (BenchmarkAdd) and New (BenchmarkNew).
 #
-# Not here until the whole-tree index (project.index) lands: `scout
-# filter` in a tree against `fdfind --type f -H . | fzf --filter` over
-# the same tree, and launch to the first complete frame; see
-# docs/performance.md. Needs go and fzf.
+# Elsewhere: `scout filter` in a tree against `fdfind --type f -H . | fzf
+# --filter` over the same tree (bench/index.sh), and launch to the
+# complete file count in a terminal (bench/firstframe.sh). Needs go and
+# fzf.
 set -eu
 write=0
 if [ "${1:-}" = -w ]; then
