@@ -40,7 +40,12 @@ func (r report) has(path string) bool { return slices.Contains(r.paths(), path) 
 // component order, and every parent listed.
 func scanFiles(t *testing.T, p *scouttest.Proc, dir string) report {
 	t.Helper()
-	m := p.Call(wire.MethodProjectFiles, map[string]any{})
+	return reportOf(t, p.Call(wire.MethodProjectFiles, map[string]any{}), dir)
+}
+
+// reportOf checks and decodes a project.files answer.
+func reportOf(t *testing.T, m scouttest.Msg, dir string) report {
+	t.Helper()
 	if m.Error != nil {
 		t.Fatalf("project.files: %s: %s", m.Error.Data.Code, m.Error.Message)
 	}
@@ -49,6 +54,31 @@ func scanFiles(t *testing.T, p *scouttest.Proc, dir string) report {
 	r.raw = m.Raw
 	checkReport(t, r, dir)
 	return r
+}
+
+// scanFilesPatiently is scanFiles for a tree whose scan is near its 2 s
+// deadline on a loaded machine (150,000 files under the race detector):
+// scan_timeout is then the protocol's answer, not what the test is about,
+// so the scan is tried again (once the timed-out scan has let go of the
+// scan slot: busy until then), up to three times.
+func scanFilesPatiently(t *testing.T, p *scouttest.Proc, dir string) report {
+	t.Helper()
+	m := p.Call(wire.MethodProjectFiles, map[string]any{})
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for timeouts := 0; time.Now().Before(deadline); {
+		switch m.Code() {
+		case wire.CodeScanTimeout:
+			if timeouts++; timeouts == 3 {
+				return reportOf(t, m, dir)
+			}
+		case wire.CodeBusy:
+			time.Sleep(50 * time.Millisecond)
+		default:
+			return reportOf(t, m, dir)
+		}
+		m = p.Call(wire.MethodProjectFiles, map[string]any{})
+	}
+	return reportOf(t, m, dir)
 }
 
 func checkReport(t *testing.T, r report, dir string) {
@@ -472,20 +502,20 @@ func TestScanTimeoutBusyAndStatus(t *testing.T) {
 	if m := p.Next(scouttest.DefaultTimeout); m.Method != wire.NotifyCommandStarted {
 		t.Fatalf("first message %s", m.Raw)
 	}
+	var took []time.Duration
 	for i := range 3 {
 		id := fmt.Sprintf("st%d", i)
 		sent := time.Now()
 		p.Request(id, wire.MethodStatus, nil)
 		m, _ := p.Await(id)
-		if d := m.At.Sub(sent); d > 300*time.Millisecond { // 100 ms bound plus tolerance for a shared machine
-			t.Errorf("status took %v during a scan", d)
-		}
+		took = append(took, m.At.Sub(sent))
 		var st wire.StatusResult
 		m.Decode(t, &st)
 		if len(st.Active) != 1 || st.Active[0].RequestID != "s1" {
 			t.Errorf("status active = %+v", st.Active)
 		}
 	}
+	scouttest.CheckPrompt(t, "during a scan", took, 6*time.Second)
 	p.Request("s2", wire.MethodProjectFiles, map[string]any{})
 	awaitCode(t, p, "s2", wire.CodeBusy)
 	awaitCode(t, p, "s1", wire.CodeScanTimeout)
