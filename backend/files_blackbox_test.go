@@ -300,7 +300,7 @@ func TestIgnoreFilesAboveTheWorkspace(t *testing.T) {
 	}
 }
 
-// TestWorkspaceInsideAnIgnoredDirectory (§10.6.1): git lists nothing in an
+// TestWorkspaceInsideAnIgnoredDirectory (docs/protocol.md §10.6.1): git lists nothing in an
 // ignored directory, but a workspace there is not hidden as a whole: each
 // entry is decided by its own path.
 func TestWorkspaceInsideAnIgnoredDirectory(t *testing.T) {
@@ -316,7 +316,7 @@ func TestWorkspaceInsideAnIgnoredDirectory(t *testing.T) {
 	}
 }
 
-// TestIgnoreFileBound (§10.6.1): an ignore file over 1 MiB contributes its
+// TestIgnoreFileBound (docs/protocol.md §10.6.1): an ignore file over 1 MiB contributes its
 // first MiB up to the last complete line; one of exactly 1 MiB is read in
 // full, its last line complete without a newline, as git reads it.
 func TestIgnoreFileBound(t *testing.T) {
@@ -386,7 +386,7 @@ func scannedFiles(t *testing.T, dir string) []string {
 	return filesOf(scanFiles(t, startIn(t, dir, scouttest.Options{}), dir).Entries)
 }
 
-// TestUnreadableWorkspaceRoot (§10.6.2): a workspace root that cannot be
+// TestUnreadableWorkspaceRoot (docs/protocol.md §10.6.2): a workspace root that cannot be
 // opened makes nothing visible: entries [], truncated false, and the reason
 // on stderr without a path.
 func TestUnreadableWorkspaceRoot(t *testing.T) {
@@ -626,7 +626,7 @@ func TestWorkspaceTrust(t *testing.T) {
 	}
 }
 
-// TestTrustedFileThatNoLongerValidates (§10.6.3): at start, a trusted
+// TestTrustedFileThatNoLongerValidates (docs/protocol.md §10.6.3): at start, a trusted
 // .scout/config.toml whose SHA-256 matches but which no longer validates
 // (its provider id now collides with config.toml's) is not applied, yet its
 // deny globs and credential files are protected.
@@ -652,7 +652,7 @@ func TestTrustedFileThatNoLongerValidates(t *testing.T) {
 	}
 }
 
-// TestTrustWithoutProviders (§10.6.3): configuration_reload is present only
+// TestTrustWithoutProviders (docs/protocol.md §10.6.3): configuration_reload is present only
 // when the adopted file declares a provider.
 func TestTrustWithoutProviders(t *testing.T) {
 	t.Parallel()
@@ -665,7 +665,7 @@ func TestTrustWithoutProviders(t *testing.T) {
 	}
 }
 
-// TestTrustedJSON (§10.6.3): trusted.json is mode 0600 and holds the
+// TestTrustedJSON (docs/protocol.md §10.6.3): trusted.json is mode 0600 and holds the
 // symlink-resolved root, newest last, at most 4,096 (oldest dropped); a
 // broken one makes the workspace untrusted and is rewritten by the next trust.
 func TestTrustedJSON(t *testing.T) {
@@ -728,7 +728,7 @@ func TestTrustedJSON(t *testing.T) {
 	}
 }
 
-// TestTrustUnsafeLocalConfig (§10.6.3): any entry at .scout/config.toml
+// TestTrustUnsafeLocalConfig (docs/protocol.md §10.6.3): any entry at .scout/config.toml
 // makes the workspace untrusted, and trusting a symlink, a directory, a
 // special file or a file over 1 MiB fails; a file of exactly 1 MiB is
 // trusted.
@@ -793,7 +793,7 @@ func TestWorkspaceTrustFailureKeepsReservations(t *testing.T) {
 	}
 }
 
-// TestTrustProviderIDCollision (§10.6.3): a project provider may not reuse
+// TestTrustProviderIDCollision (docs/protocol.md §10.6.3): a project provider may not reuse
 // an id of config.toml; trust fails naming the key path, and the credential
 // file stays reserved.
 func TestTrustProviderIDCollision(t *testing.T) {
@@ -890,7 +890,7 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 	}
 }
 
-// TestBrokenUserConfigNamesTheKey (§10.6.4): a model id with a control
+// TestBrokenUserConfigNamesTheKey (docs/protocol.md §10.6.4): a model id with a control
 // character, C1 included, breaks config.toml like any other error: nothing
 // is visible and stderr names the key path, never the value.
 func TestBrokenUserConfigNamesTheKey(t *testing.T) {
