@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -248,7 +249,12 @@ func TestDatabasesOpen(t *testing.T) {
 // second pass is under way, a session of this directory appearing in
 // opencode's database makes the scan stale_revision; a message appended
 // to a session, which only updates it, and a session of another
-// directory appearing do not: they change no row the scan read.
+// directory appearing do not: they change no row the scan read. Each
+// case twice: opencode not running while the scan read its database (at
+// rest; the change is checkpointed into the main file when opencode
+// exits), and opencode running all along (live: the change is a commit
+// in its -wal, seen only by PRAGMA data_version on the connection that
+// read the rows, as a fresh connection's data_version says nothing).
 func TestDatabasesChangingDuringAScan(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -260,40 +266,75 @@ func TestDatabasesChangingDuringAScan(t *testing.T) {
 		{"new elsewhere", sessionstest.DBSession{ID: "ses_new", Title: "new", Roles: []string{"user"}, Dir: "/srv/elsewhere"}, false},
 		{"message appended", sessionstest.DBSession{}, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			e := newDBEnv(t)
-			for i := range 300 {
-				os.WriteFile(filepath.Join(e.home, "sessions", fmt.Sprintf("pad-%03d.lock", i)), nil, 0o644)
+		for _, live := range []bool{false, true} {
+			name := tc.name + "/at rest"
+			if live {
+				name = tc.name + "/live"
 			}
-			p := e.start(t)
-			res := firstPage(t, p)
-			for res.Progress != wire.ProgressInventoryValidation {
-				if res.Complete {
-					t.Fatal("the scan completed before its second pass paused")
-				}
-				res = next(t, p, res.Cursor)
-			}
-			w, err := sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.s.ID != "" {
-				if tc.s.Dir == "" {
-					tc.s.Dir = e.ws
-				}
-				tx, _ := w.Begin()
-				if err := sessionstest.InsertOpenCode(tx, tc.s); err != nil {
-					t.Fatal(err)
-				}
-				tx.Commit()
-			} else if _, err := w.Exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_late', 'ses_here1', 1, 1, '{\"role\":\"assistant\"}'); UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_here1'"); err != nil {
-				t.Fatal(err)
-			}
-			w.Close() // opencode exits: the commit is checkpointed into the main file
-			finishAfterChange(t, p, res.Cursor, tc.stale)
-		})
+			t.Run(name, func(t *testing.T) { changeDuringAScan(t, tc.s, live, tc.stale) })
+		}
 	}
+}
+
+// changeDuringAScan adds session s to opencode's database (or, s empty, a
+// message to a session) once a scan's second pass is under way, with
+// opencode running during the whole scan when live, and follows the scan
+// to stale_revision when stale, else to its end.
+func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool) {
+	t.Parallel()
+	e := newDBEnv(t)
+	for i := range 300 {
+		os.WriteFile(filepath.Join(e.home, "sessions", fmt.Sprintf("pad-%03d.lock", i)), nil, 0o644)
+	}
+	var w *sql.DB
+	openWriter := func() {
+		var err error
+		if w, err = sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Exec("SELECT count(*) FROM session"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if live {
+		openWriter() // its -wal and -shm exist before the scan starts
+		defer w.Close()
+		if sums := fileSums(t, filepath.Dir(e.opencodeDB)); !strings.Contains(sums, "-wal") || !strings.Contains(sums, "-shm") {
+			t.Fatalf("opencode is not running:\n%s", sums)
+		}
+	}
+	p := e.start(t)
+	res := firstPage(t, p)
+	for res.Progress != wire.ProgressInventoryValidation {
+		if res.Complete {
+			t.Fatal("the scan completed before its second pass paused")
+		}
+		res = next(t, p, res.Cursor)
+	}
+	if !live {
+		openWriter()
+	}
+	if s.ID != "" {
+		if s.Dir == "" {
+			s.Dir = e.ws
+		}
+		tx, err := w.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sessionstest.InsertOpenCode(tx, s); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	} else if _, err := w.Exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_late', 'ses_here1', 1, 1, '{\"role\":\"assistant\"}'); UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_here1'"); err != nil {
+		t.Fatal(err)
+	}
+	if !live {
+		w.Close() // opencode exits: the commit is checkpointed into the main file
+	}
+	finishAfterChange(t, p, res.Cursor, stale)
 }
 
 func mustDo(t *testing.T, err error) {
