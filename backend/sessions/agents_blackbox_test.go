@@ -85,7 +85,9 @@ func checkRows(t *testing.T, want map[sessionstest.Key]sessionstest.Want, rows [
 // notices (other directories' sessions counted, sessions leaving the root
 // excluded, symlinked and garbage histories invalid, records over 8 MiB
 // oversized); subagent, sidechain, exec, childless and archived histories
-// are neither rows nor counted.
+// are neither rows nor counted. session.discover followed to completion
+// over the same stores (the 30 MB history read in steps, the records over
+// 8 MiB met across requests) gives the same rows and notices.
 func TestAgentSourcesList(t *testing.T) {
 	t.Parallel()
 	e := newAgentsEnv(t, true)
@@ -100,6 +102,20 @@ func TestAgentSourcesList(t *testing.T) {
 		if list.Sessions[i-1].UpdatedAt < list.Sessions[i].UpdatedAt {
 			t.Fatalf("not newest first: %+v before %+v", list.Sessions[i-1], list.Sessions[i])
 		}
+	}
+	pages := mustFollow(t, p)
+	var rows []wire.SessionRow
+	for _, pg := range pages {
+		rows = append(rows, pg.Sessions...)
+	}
+	checkRows(t, e.Rows, rows)
+	if n := pages[len(pages)-1].Notices; n != e.Notices {
+		t.Errorf("discover notices %+v, want %+v", n, e.Notices)
+	}
+	if !slices.ContainsFunc(pages, func(pg wire.DiscoverResult) bool {
+		return pg.Progress == wire.ProgressByteWork || pg.Progress == wire.ProgressRecordWork
+	}) {
+		t.Errorf("the large histories were read in one step each: %v", progressWords(pages))
 	}
 }
 
@@ -351,7 +367,8 @@ func TestAgentSourcesNeverWrite(t *testing.T) {
 
 // TestAgentSourcesConfig: [sessions] sources narrows the sources read;
 // without the variables each store is found at its default below HOME;
-// a store root reached through a symlink is read.
+// a store root reached through a symlink is read; a variable set wins
+// over the default even when the default exists.
 func TestAgentSourcesConfig(t *testing.T) {
 	t.Parallel()
 	e := newAgentsEnv(t, false)
@@ -386,5 +403,15 @@ func TestAgentSourcesConfig(t *testing.T) {
 	}
 	if agents[wire.AgentClaudeCode] == 0 || agents[wire.AgentCodex] != 0 || agents[wire.AgentGemini] != 0 {
 		t.Errorf("rows by agent %v: want Claude Code's from ~/.claude only", agents)
+	}
+
+	// CLAUDE_CONFIG_DIR names an empty store: ~/.claude is not read.
+	p = scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: []string{"SCOUT_HOME=" + e.Scout, "HOME=" + home, "CLAUDE_CONFIG_DIR=" + t.TempDir()}})
+	p.Initialize(sessionCaps...)
+	p.MustCall(wire.MethodSessionList, nil, &list)
+	for _, r := range list.Sessions {
+		if r.Agent == wire.AgentClaudeCode {
+			t.Errorf("a Claude Code row from ~/.claude with CLAUDE_CONFIG_DIR set: %+v", r)
+		}
 	}
 }

@@ -189,6 +189,7 @@ func TestBrokenDatabases(t *testing.T) {
 	}
 	w.Close()
 	sessionstest.MustWrite(t, filepath.Join(e.home, "sessions"), sessionstest.History{ID: "still-here", Cwds: []string{e.ws}})
+	before := fileSums(t, e.dirs()...)
 	p := e.start(t)
 	list := listOf(t, p)
 	if len(list.Sessions) != 1 || list.Sessions[0].ID != "still-here" || list.Notices.SessionsOmittedInvalid != 2 {
@@ -202,15 +203,19 @@ func TestBrokenDatabases(t *testing.T) {
 	if !strings.Contains(stderr, "opencode's session database has a schema scout does not know") || strings.Contains(stderr, e.opencodeDB) || strings.Contains(stderr, e.ws) {
 		t.Errorf("stderr %q", stderr)
 	}
+	if after := fileSums(t, e.dirs()...); after != before {
+		t.Errorf("the files changed:\n%s\nwas\n%s", after, before)
+	}
 }
 
 // TestDatabasesOpen: session.open of a crush or opencode session answers
 // its row; a session of another directory is cwd_mismatch, a child's, an
 // archived one, one without a user message and an unknown id not_found,
-// and the attachment stays.
+// and the attachment stays; the databases are left as they were.
 func TestDatabasesOpen(t *testing.T) {
 	t.Parallel()
 	e := newDBEnv(t)
+	before := fileSums(t, e.dirs()...)
 	p := e.start(t)
 	listed := map[sessionstest.Key]wire.SessionRow{}
 	for _, r := range listOf(t, p).Sessions {
@@ -242,6 +247,9 @@ func TestDatabasesOpen(t *testing.T) {
 		if a := attachment(t, p); a == nil || *a != last {
 			t.Fatalf("after a failed open of %s/%s the attachment is %+v", tc.agent, tc.id, a)
 		}
+	}
+	if after := fileSums(t, e.dirs()...); after != before {
+		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
 	}
 }
 
@@ -279,7 +287,8 @@ func TestDatabasesChangingDuringAScan(t *testing.T) {
 // changeDuringAScan adds session s to opencode's database (or, s empty, a
 // message to a session) once a scan's second pass is under way, with
 // opencode running during the whole scan when live, and follows the scan
-// to stale_revision when stale, else to its end.
+// to stale_revision when stale, else to its end. crush's database, which
+// nothing changes, is left as it was.
 func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool) {
 	t.Parallel()
 	e := newDBEnv(t)
@@ -303,6 +312,7 @@ func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool)
 			t.Fatalf("opencode is not running:\n%s", sums)
 		}
 	}
+	crush := fileSums(t, filepath.Dir(e.crushDB))
 	p := e.start(t)
 	res := firstPage(t, p)
 	for res.Progress != wire.ProgressInventoryValidation {
@@ -335,6 +345,9 @@ func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool)
 		w.Close() // opencode exits: the commit is checkpointed into the main file
 	}
 	finishAfterChange(t, p, res.Cursor, stale)
+	if after := fileSums(t, filepath.Dir(e.crushDB)); after != crush {
+		t.Errorf("crush's database changed:\n%s\nwas\n%s", after, crush)
+	}
 }
 
 func mustDo(t *testing.T, err error) {
