@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
@@ -178,8 +179,8 @@ func TestAgentSourcesDiscover(t *testing.T) {
 }
 
 // TestAgentSourcesStale: a history appearing in any store during a scan,
-// or one being replaced, makes the scan stale_revision; one that only
-// grows (its agent appending) does not. The change is made once every
+// one being replaced or one removed makes the scan stale_revision; one
+// that only grows (its agent appending) does not. The change is made once every
 // store has been read and the second pass is under way (scout's store,
 // padded with 300 names, holds it up), so only the validation of the
 // changed store can see it.
@@ -213,6 +214,12 @@ func TestAgentSourcesStale(t *testing.T) {
 			}
 			return os.Rename(path+".tmp", path)
 		}, true},
+		{"codex removed", func(e agentsEnv) error {
+			return os.Remove(sessionstest.CodexRollout{ID: sessionstest.ID("cx-named"), Start: sessionstest.Epoch.AddDate(0, 0, 2)}.Path(e.Codex))
+		}, true},
+		{"gemini grows", func(e agentsEnv) error {
+			return appendLine(sessionstest.GeminiSession{ID: sessionstest.ID("gm-named"), Dir: e.ws, Start: sessionstest.Epoch.Add(time.Hour)}.Path(e.Gemini))
+		}, false},
 		{"claude grows", func(e agentsEnv) error {
 			return appendLine(sessionstest.ClaudeSession{ID: sessionstest.ID("cc-here"), Dir: e.ws}.Path(e.Claude))
 		}, false},
