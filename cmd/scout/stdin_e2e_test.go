@@ -51,7 +51,7 @@ func TestPickerShowsASlowProducersFirstLines(t *testing.T) {
 		t.Fatalf("no sign that input is still being read:\n%s", screen)
 	}
 	x.WaitScreen("the count to grow", func(s string) bool {
-		return regexp.MustCompile(`\b([4-9]|[1-9][0-9])/([4-9]|[1-9][0-9])\b`).MatchString(s)
+		return regexp.MustCompile(`\b([4-9]|[1-9][0-9]{1,2})/([4-9]|[1-9][0-9]{1,2})\b`).MatchString(s)
 	})
 	x.Keys("Escape")
 	if rc := x.WaitFile("rc"); rc != "130\n" {
