@@ -78,6 +78,20 @@ func checkRows(t *testing.T, want map[sessionstest.Key]sessionstest.Want, rows [
 	}
 }
 
+// checkDiscovered compares the rows of a whole discovery's pages with want
+// exactly (checkRows), and its last page's notices with notices.
+func checkDiscovered(t *testing.T, want map[sessionstest.Key]sessionstest.Want, notices wire.SessionNotices, pages []wire.DiscoverResult) {
+	t.Helper()
+	var rows []wire.SessionRow
+	for _, pg := range pages {
+		rows = append(rows, pg.Sessions...)
+	}
+	checkRows(t, want, rows)
+	if n := pages[len(pages)-1].Notices; n != notices {
+		t.Errorf("discover notices %+v, want %+v", n, notices)
+	}
+}
+
 // TestAgentSourcesList: session.list over scout's store and the stores of
 // Claude Code, Codex and Gemini CLI gives exactly the fixture's rows (this
 // directory's sessions, a cd into a subdirectory kept, renamed sessions
@@ -105,14 +119,7 @@ func TestAgentSourcesList(t *testing.T) {
 		}
 	}
 	pages := mustFollow(t, p)
-	var rows []wire.SessionRow
-	for _, pg := range pages {
-		rows = append(rows, pg.Sessions...)
-	}
-	checkRows(t, e.Rows, rows)
-	if n := pages[len(pages)-1].Notices; n != e.Notices {
-		t.Errorf("discover notices %+v, want %+v", n, e.Notices)
-	}
+	checkDiscovered(t, e.Rows, e.Notices, pages)
 	if !slices.ContainsFunc(pages, func(pg wire.DiscoverResult) bool {
 		return pg.Progress == wire.ProgressByteWork || pg.Progress == wire.ProgressRecordWork
 	}) {

@@ -125,48 +125,46 @@ func TestDatabasesAtRest(t *testing.T) {
 	if list.Notices != e.notices {
 		t.Errorf("notices %+v, want %+v", list.Notices, e.notices)
 	}
-	pages := mustFollow(t, p)
-	var rows []wire.SessionRow
-	for _, pg := range pages {
-		rows = append(rows, pg.Sessions...)
-	}
-	checkRows(t, e.want, rows)
-	if n := pages[len(pages)-1].Notices; n != e.notices {
-		t.Errorf("discover notices %+v", n)
-	}
+	checkDiscovered(t, e.want, e.notices, mustFollow(t, p))
 	if after := fileSums(t, e.dirs()...); after != before {
 		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
 	}
 }
 
-// TestDatabaseLockedByAWriter: with opencode running (a connection in the
-// middle of a write transaction, its -wal and -shm there), the committed
-// sessions are still read, without waiting for the writer and without
-// writing anything: the database and its -wal are byte for byte as the
-// writer left them.
+// TestDatabaseLockedByAWriter: with opencode and crush running (each a
+// connection in the middle of a write transaction, its -wal and -shm
+// there), the committed sessions are still read, without waiting for the
+// writers and without writing anything: the databases and their -wal are
+// byte for byte as the writers left them.
 func TestDatabaseLockedByAWriter(t *testing.T) {
 	t.Parallel()
 	e := newDBEnv(t)
-	w, err := sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema)
-	if err != nil {
-		t.Fatal(err)
+	lock := func(path, schema string, insert func(*sql.Tx, sessionstest.DBSession) error, s sessionstest.DBSession) {
+		t.Helper()
+		w, err := sessionstest.OpenDB(path, schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		tx, err := w.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tx.Rollback() })
+		if err := insert(tx, s); err != nil {
+			t.Fatal(err)
+		}
 	}
-	defer w.Close()
-	tx, err := w.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	if err := sessionstest.InsertOpenCode(tx, sessionstest.DBSession{ID: "ses_uncommitted", Dir: e.ws, Title: "not committed", Roles: []string{"user"}}); err != nil {
-		t.Fatal(err)
-	}
+	uncommitted := sessionstest.DBSession{ID: "ses_uncommitted", Dir: e.ws, Title: "not committed", Roles: []string{"user"}}
+	lock(e.opencodeDB, sessionstest.OpenCodeSchema, sessionstest.InsertOpenCode, uncommitted)
+	lock(e.crushDB, sessionstest.CrushSchema, sessionstest.InsertCrush, uncommitted)
 	before := fileSums(t, e.dirs()...)
-	if !strings.Contains(before, "opencode.db-wal") {
-		t.Fatalf("the writer has no -wal:\n%s", before)
+	if !strings.Contains(before, "opencode.db-wal") || !strings.Contains(before, "crush.db-wal") {
+		t.Fatalf("a writer has no -wal:\n%s", before)
 	}
 	p := e.start(t)
 	checkRows(t, e.want, listOf(t, p).Sessions)
-	mustFollow(t, p)
+	checkDiscovered(t, e.want, e.notices, mustFollow(t, p))
 	if after := fileSums(t, e.dirs()...); after != before {
 		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
 	}
