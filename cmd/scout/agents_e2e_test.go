@@ -77,12 +77,15 @@ func TestSessionsJSON(t *testing.T) {
 
 // fakeAgents writes claude, codex, gemini, crush and opencode executables
 // into a new directory: each records its argv and working directory in
-// $OUTDIR/<name>.argv and exits 0.
+// $OUTDIR/<name>.argv and exits 0. The record is written aside and renamed
+// into place, so a test waiting for the file never reads it half-written
+// (the argv without the directory).
 func fakeAgents(t *testing.T) string {
 	t.Helper()
 	bin := t.TempDir()
 	for _, name := range []string{"claude", "codex", "gemini", "crush", "opencode"} {
-		script := "#!/bin/sh\n{ printf '%s\\n' \"$(basename \"$0\")\" \"$@\"; pwd; } > \"$OUTDIR/" + name + ".argv\"\n"
+		argv, tmp := `"$OUTDIR/`+name+`.argv"`, `"$OUTDIR/`+name+`.argv.tmp"`
+		script := "#!/bin/sh\n{ printf '%s\\n' \"$(basename \"$0\")\" \"$@\"; pwd; } > " + tmp + " && mv " + tmp + " " + argv + "\n"
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
