@@ -35,7 +35,7 @@ type filesFeature struct {
 	index *indexState
 
 	mu       sync.Mutex
-	scanning bool                   // the one physical scan slot (PROTOCOL §5)
+	scanning bool                   // the one physical scan slot (docs/protocol.md §5)
 	gens     map[*server.Call]int64 // generation each policy-bound request runs under
 }
 
@@ -197,7 +197,7 @@ func (f *filesFeature) finishReport(c *server.Call, gen int64, res *files.Result
 	return rep, nil
 }
 
-// workspaceTrust applies .scout/config.toml with the sequence of PROTOCOL
+// workspaceTrust applies .scout/config.toml with the sequence of docs/protocol.md
 // §5: announce the next generation and cancel work of the old one, reserve
 // the candidate protections, adopt, settle.
 func (f *filesFeature) workspaceTrust(ctx context.Context, c *server.Call) (any, error) {

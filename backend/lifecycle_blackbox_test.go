@@ -9,7 +9,7 @@ import (
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
-// Literal members of PROTOCOL.md §3, compared byte for byte with what the
+// Literal members of docs/protocol.md §3, compared byte for byte with what the
 // real backend writes (so that a change of the Go defaults shows up here).
 // The capabilities are the contract's, in its order, with scout's own
 // model.catalog.models after model.enable (docs/protocol.md §10.3).

@@ -224,7 +224,7 @@ func TestHostileWorkspaceListing(t *testing.T) {
 
 // TestDebugHooks: the page-byte and id-lifetime hooks act only with
 // SCOUT_DEBUG_METHODS=1, and initialize reports the protocol's values
-// either way. docs/protocol.md §10.9.4.
+// either way. docs/backend.md "Test hooks".
 func TestDebugHooks(t *testing.T) {
 	t.Parallel()
 	dir := makefs.MustMake(t, "a.txt << a", "b.txt << b", "c.txt << c", "d.txt << d", "e.txt << e")

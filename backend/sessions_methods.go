@@ -28,7 +28,7 @@ func newSessions(opts Options, ws *workspaceState) *sessions.Service {
 }
 
 // registerSessions adds session.list, session.discover, session.open and
-// session.new (PROTOCOL.md §6).
+// session.new (docs/protocol.md §6).
 func registerSessions(srv *server.Server, svc *sessions.Service) {
 	srv.Register(&server.Method{
 		Name: wire.MethodSessionList, Kind: server.KindCatalog, LongRunning: true,

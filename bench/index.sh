@@ -11,7 +11,8 @@
 # files), each in 1,000 folders three levels down, and runs:
 #   (a) `scout filter Q` (snapshot, then project.index to the end, rank,
 #       print) against `fdfind --type f -H . | fzf --filter Q`, with
-#       Debian's fzf 0.38 and /work/tools/bin/fzf 0.65, for a selective
+#       Debian's fzf 0.38 and fzf built from its Go module (the newest the
+#       module proxy serves, installed into a temporary GOBIN), for a selective
 #       query and for one every file matches; interleaved (bench/sidebyside),
 #       wall and CPU time of every process;
 #   (b) the first ranked frame of the picker in tree1m against the
@@ -31,7 +32,11 @@ cd "$root"
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "load at the start: $(load)"
-echo "go $(go env GOVERSION), $(fzf --version | cut -d' ' -f1) and $(/work/tools/bin/fzf --version 2>/dev/null | cut -d' ' -f1) , $(fdfind --version)"
+gobin=$(mktemp -d)
+trap 'rm -rf "$gobin"' EXIT
+GOBIN="$gobin" go install github.com/junegunn/fzf@latest
+export SCOUT_BENCH_FZF_GO="$gobin/fzf"
+echo "go $(go env GOVERSION), $(fzf --version | cut -d' ' -f1) and $("$SCOUT_BENCH_FZF_GO" --version | cut -d' ' -f1) , $(fdfind --version)"
 
 go build -o "$out/scout" ./cmd/scout
 go build -o "$out/sidebyside" ./bench/sidebyside
@@ -40,8 +45,7 @@ go run ./internal/cmd/gentree -n 1000000 "$out/tree1m"
 export SCOUT_HOME="$out/home"
 mkdir -p "$SCOUT_HOME"
 
-fzfs="fzf"
-[ -x /work/tools/bin/fzf ] && fzfs="$fzfs /work/tools/bin/fzf"
+fzfs="fzf $SCOUT_BENCH_FZF_GO"
 echo
 echo "(a) scout filter against fdfind | fzf --filter, the whole tree"
 big=$(( (runs + 2) / 3 ))

@@ -2,7 +2,7 @@
 # samereport.sh checks that this tree's backend answers project.files with
 # the same bytes as revision REV's (default: main), "ts" aside, on the Go
 # source tree, the benchmark trees of compare.sh (when they exist) and
-# this repository: the selection of PROTOCOL.md §5 is normative, so a
+# this repository: the selection of docs/protocol.md §5 is normative, so a
 # faster scan must not change a byte of it.
 #
 #   sh bench/samereport.sh [REV]

@@ -36,7 +36,7 @@ type Options struct {
 	Capabilities []string
 	// Optional capabilities are negotiated too when the backend offers them:
 	// if initialize fails with unsupported_capability naming only optional
-	// ones, it is retried on the same child without those (PROTOCOL.md §3:
+	// ones, it is retried on the same child without those (docs/protocol.md §3:
 	// a failed initialize may be retried). Init().Negotiated says which
 	// were kept.
 	Optional []string

@@ -305,7 +305,7 @@ func (m Model) handleRestarted(msg bridge.RestartedMsg) (tea.Model, tea.Cmd) {
 func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {
 	m.lastErr = bridge.Describe(msg.Err)
 	if bridge.Code(msg.Err) == wire.CodeRequestLimit && m.state == StateReady {
-		// PROTOCOL.md §8: a child that has admitted its limit is replaced.
+		// docs/protocol.md §8: a child that has admitted its limit is replaced.
 		return m.restart()
 	}
 	return m, nil

@@ -9,7 +9,7 @@ import (
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
-// TestAdmissionIsPerKind (PROTOCOL.md §3 "Request accounting"): while a
+// TestAdmissionIsPerKind (docs/protocol.md §3 "Request accounting"): while a
 // slow model.refresh holds the one selection-class slot, every other
 // selection-class request answers busy at once, and the other kinds
 // (catalog reads, discovery, auxiliary reads) are admitted as usual.

@@ -37,7 +37,7 @@ func TestBlackBoxBrokenConfigHasNoProviders(t *testing.T) {
 // Without an [enrichment] table a refresh fetches https://models.dev/api.json,
 // through the environment's proxy; the provider on 127.0.0.1 is reached
 // directly. The proxy here refuses, so enrichment is skipped and the refresh
-// still succeeds (§10.8.1, §10.8.4). Nothing leaves 127.0.0.1.
+// still succeeds (docs/protocol.md §10.8.1, §10.8.4). Nothing leaves 127.0.0.1.
 func TestBlackBoxDefaultEnrichmentThroughProxy(t *testing.T) {
 	t.Parallel()
 	proxy, err := net.Listen("tcp", "127.0.0.1:0")
@@ -84,7 +84,7 @@ func TestBlackBoxDefaultEnrichmentThroughProxy(t *testing.T) {
 // A credential_file relative to the home is read through the guarded
 // helpers: its first non-blank line, trimmed, is the key. A symlink, a file
 // over 64 KiB, a blank file or a key with an invisible byte is
-// authentication_unavailable, before any request (§10.8.1).
+// authentication_unavailable, before any request (docs/protocol.md §10.8.1).
 func TestBlackBoxCredentialFiles(t *testing.T) {
 	t.Parallel()
 	fake := startFake(t)
@@ -127,7 +127,7 @@ func TestBlackBoxCredentialFiles(t *testing.T) {
 	}
 }
 
-// A cache belongs to its provider's identity (§10.8.2): trailing slashes of
+// A cache belongs to its provider's identity (docs/protocol.md §10.8.2): trailing slashes of
 // the base URL do not change it; another base URL or type makes the cache
 // incompatible_fingerprint; a cache naming another provider id is
 // invalid_schema, which is checked first.
@@ -160,7 +160,7 @@ func TestBlackBoxFingerprintFollowsIdentity(t *testing.T) {
 	}
 }
 
-// What a refresh writes (§10.8.4): entries sorted by id; a name from the
+// What a refresh writes (docs/protocol.md §10.8.4): entries sorted by id; a name from the
 // list's display_name (cleaned; a later duplicate only fills a missing
 // one), else the enrichment's under the provider's own key, else the id;
 // efforts and context window only from the enrichment.
@@ -195,7 +195,7 @@ func TestBlackBoxRefreshNamesAndEnrichment(t *testing.T) {
 
 // A provider id too long for "<id>.json" to be a file name (over 250
 // bytes) has missing_cache, and its refresh fetches the list but answers
-// cache_write_failed with check_backend_home (§10.8.2).
+// cache_write_failed with check_backend_home (docs/protocol.md §10.8.2).
 func TestBlackBoxProviderIDTooLongForACache(t *testing.T) {
 	t.Parallel()
 	fake := startFake(t)

@@ -15,7 +15,7 @@ import (
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
-// Every reason of PROTOCOL.md §7's mapping, through the real binary: one
+// Every reason of docs/protocol.md §7's mapping, through the real binary: one
 // provider per situation, each with a previous cache that a failure keeps
 // byte for byte, a selection that no refresh changes, and catalog calls that
 // never reach the network.

@@ -14,7 +14,7 @@ import (
 )
 
 // model.catalog.status through the binary: catalog_status in the check order
-// of PROTOCOL.md §7 (format, schema/provider, fingerprint, empty entries,
+// of docs/protocol.md §7 (format, schema/provider, fingerprint, empty entries,
 // entry identities), cache age never expiring a catalog, and for relevant
 // providers the notices, authentication and first-rule recovery.
 func TestBlackBoxCatalogStatusOrder(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// Cache bounds (PROTOCOL.md §7, model.refresh's extension).
+// Cache bounds (docs/protocol.md §7, model.refresh's extension).
 const (
 	// CacheFormat is the format member of every cache this package writes.
 	CacheFormat = "scout.catalog.v1"
@@ -30,7 +30,7 @@ type Entry struct {
 	ContextWindow int64    `json:"context_window"`
 }
 
-// Cache is a catalog cache document (DESIGN.md "Catalog cache").
+// Cache is a catalog cache document (docs/design.md "Catalog cache").
 type Cache struct {
 	Format      string  `json:"format"`
 	Provider    string  `json:"provider"`
@@ -54,7 +54,7 @@ func validFingerprint(s string) bool {
 }
 
 // ParseCache classifies a cache's bytes for provider p in the order of
-// PROTOCOL.md §7 and returns the catalog status with the entries when the
+// docs/protocol.md §7 and returns the catalog status with the entries when the
 // status is available:
 //
 //  1. format: a single JSON object (strict: UTF-8, no duplicate members, no

@@ -1,5 +1,5 @@
 // Package catalog is the backend's view of the model providers
-// (PROTOCOL.md §7): their configuration, the catalog caches in the backend
+// (docs/protocol.md §7): their configuration, the catalog caches in the backend
 // home, the revision-scoped snapshot that model.catalog and
 // model.catalog.status page through, the deliberate model.refresh over HTTP
 // and the deliberate model.select.

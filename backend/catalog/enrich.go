@@ -11,7 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Enrichment bounds (PROTOCOL.md §7).
+// Enrichment bounds (docs/protocol.md §7).
 const (
 	// MaxEnrichmentBytes bounds the enrichment document.
 	MaxEnrichmentBytes = 8 << 20

@@ -14,7 +14,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// HTTP bounds (PROTOCOL.md §7).
+// HTTP bounds (docs/protocol.md §7).
 const (
 	// ConnectTimeout bounds connecting (dial and TLS handshake).
 	ConnectTimeout = 10 * time.Second

@@ -19,7 +19,7 @@ var (
 
 // Method tags written into cursors: the method that issued a cursor. Both
 // methods page the same snapshot with the same params, so either continues a
-// cursor of the other (PROTOCOL.md §7: "they share one snapshot").
+// cursor of the other (docs/protocol.md §7: "they share one snapshot").
 // model.catalog.models pages other items (models, not choices), so its
 // cursors carry their own tag and continue only that method.
 const (

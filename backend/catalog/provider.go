@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Provider types (DESIGN.md "config.toml").
+// Provider types (docs/design.md "config.toml").
 const (
 	TypeOpenAI           = "openai"
 	TypeOpenAICompatible = "openai-compatible"

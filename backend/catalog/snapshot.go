@@ -174,7 +174,7 @@ func reportOrder(scans []providerScan) []int {
 	return order[:min(len(order), wire.MaxStatusProviders)]
 }
 
-// recoveryOf applies PROTOCOL.md §7's recovery rules, first match wins.
+// recoveryOf applies docs/protocol.md §7's recovery rules, first match wins.
 func recoveryOf(ps *providerScan) string {
 	switch {
 	case ps.relevant && ps.auth == wire.AuthUnavailable:

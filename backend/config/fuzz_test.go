@@ -16,7 +16,7 @@ import (
 // Errors are *Error naming no directory; an accepted file has valid,
 // unique providers with absolute credential files; and everything it would
 // adopt (deny globs, credential files) is among the candidates reserved
-// before adoption (PROTOCOL.md §5 workspace.trust step 2), so a failed or
+// before adoption (docs/protocol.md §5 workspace.trust step 2), so a failed or
 // cancelled adoption can never leave adopted protection unreserved.
 func FuzzParseProject(f *testing.F) {
 	f.Add([]byte(full))

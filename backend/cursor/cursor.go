@@ -1,5 +1,5 @@
 // Package cursor issues and checks the protocol's authenticated cursors
-// (session.discover and project.index, PROTOCOL §5 and §6): opaque to
+// (session.discover and project.index, docs/protocol.md §5 and §6): opaque to
 // clients, at most 64 printable ASCII bytes, valid only in the child that
 // issued them. A cursor names a walk and a sequence number within it:
 //

@@ -1,4 +1,4 @@
-// Package files implements project.files (PROTOCOL §5): a bounded,
+// Package files implements project.files (docs/protocol.md §5): a bounded,
 // deterministic snapshot of the visible workspace; project.index's walk of
 // the whole tree (index.go); and the folder and file access behind
 // project.list, project.read and the MCP tools (folder.go, walk.go,

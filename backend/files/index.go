@@ -10,7 +10,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// IndexLimits are project.index's bounds (PROTOCOL §5): the walk's depth
+// IndexLimits are project.index's bounds (docs/protocol.md §5): the walk's depth
 // and path length, and each step's bounds.
 type IndexLimits struct {
 	MaxDepth  int // directories at this depth are listed, never expanded
@@ -225,7 +225,7 @@ func (s *step) emit() string {
 		}
 		c := x.kids[0]
 		if len(c.path) > x.lim.PathBytes {
-			x.kids = x.kids[1:] // left out (PROTOCOL §5)
+			x.kids = x.kids[1:] // left out (docs/protocol.md §5)
 			continue
 		}
 		size := entrySize(c.path, c.dir)

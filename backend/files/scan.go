@@ -8,7 +8,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// Limits are project.files's bounds (PROTOCOL §5).
+// Limits are project.files's bounds (docs/protocol.md §5).
 type Limits struct {
 	MaxEntries  int // entries selected, files plus directories
 	MaxDepth    int // a top-level entry has depth 1; deeper ones are listed, never expanded

@@ -43,7 +43,7 @@ func paths(es []wire.FileEntry) []string {
 	return out
 }
 
-// reference is the selection rule of PROTOCOL §5 written as plainly as
+// reference is the selection rule of docs/protocol.md §5 written as plainly as
 // possible: sequential, one directory at a time, paths resolved from the
 // root each time.
 func reference(t testing.TB, dir string, lim Limits, rules policy.Rules) ([]string, bool) {

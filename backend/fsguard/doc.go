@@ -49,7 +49,7 @@
 //     Only root can create mounts; the workspace owner is trusted that far.
 //   - Hard links: a regular file inside the root may be a hard link to a file
 //     elsewhere. Info.Nlink is reported so callers that hand out content can
-//     refuse files with more than one link (PROTOCOL §4 does).
+//     refuse files with more than one link (docs/protocol.md §4 does).
 //   - Races on content: a file may change while it is read; the descriptor
 //     stays on the file that was checked, but its bytes are whatever they are.
 //     Callers that need consistency compare Info signatures before and after.

@@ -10,7 +10,7 @@ const MaxNameBytes = 255
 
 // SafeName reports whether name is one path component that may be shown,
 // stored and opened: valid UTF-8, 1..255 bytes, not "." or "..", and free of
-// the characters UnsafeRune reports, backslashes and slashes (PROTOCOL §4.2;
+// the characters UnsafeRune reports, backslashes and slashes (docs/protocol.md §4.2;
 // the slash because a name is one component).
 func SafeName(name string) bool {
 	if len(name) == 0 || len(name) > MaxNameBytes || name == "." || name == ".." {
@@ -56,7 +56,7 @@ func SafeNameBytes(name []byte) bool {
 	return SafeName(unsafe.String(&name[0], len(name)))
 }
 
-// UnsafeRune reports the characters PROTOCOL.md §4.2 forbids in names and
+// UnsafeRune reports the characters docs/protocol.md §4.2 forbids in names and
 // that scout never shows anywhere (names, titles, model names): C0 and C1
 // control characters, DEL, and the bidirectional formatting characters
 // U+061C, U+200E, U+200F, U+202A..U+202E and U+2066..U+2069.

@@ -175,7 +175,7 @@ func TestHandshakeAndTools(t *testing.T) {
 			t.Errorf("%s has no output schema", tool.Name)
 		}
 		if tool.Name == mcp.ToolList {
-			// DESIGN: entries:[...], never null.
+			// docs/design.md: entries:[...], never null.
 			b, _ := json.Marshal(tool.OutputSchema)
 			var out struct {
 				Properties map[string]struct {

@@ -1,4 +1,4 @@
-// Package policy is the workspace visibility policy of PROTOCOL §4, in one
+// Package policy is the workspace visibility policy of docs/protocol.md §4, in one
 // place. Every feature that names or reads workspace entries (project.files,
 // project.list/read, the MCP tools) asks the same decision function,
 // Policy.Check, through one of two walks:

@@ -2,13 +2,13 @@ package policy
 
 import "strings"
 
-// noiseNames are skipped as noise (PROTOCOL §4.4) whatever their type, with
+// noiseNames are skipped as noise (docs/protocol.md §4.4) whatever their type, with
 // or without ignore rules: version-control metadata and installed packages.
 var noiseNames = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, ".jj": true, "node_modules": true,
 }
 
-// credentialNames are protected names (PROTOCOL §4.3), compared without
+// credentialNames are protected names (docs/protocol.md §4.3), compared without
 // regard to ASCII case so that ".ENV" or "ID_RSA" on a case-insensitive
 // file system are protected too. They apply to files and directories alike.
 var credentialNames = map[string]bool{
@@ -24,7 +24,7 @@ var credentialSuffixes = []string{".pem", ".key", ".p12", ".pfx", ".keystore"}
 var credentialPrefixes = []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
 
 // BuiltinProtected reports whether name is one of the built-in credential
-// names of PROTOCOL §4.3.
+// names of docs/protocol.md §4.3.
 func BuiltinProtected(name string) bool {
 	if name != "" && name[0] != '.' && name[0]|0x20 != 'i' {
 		// Only a suffix can match a name that starts with neither a dot

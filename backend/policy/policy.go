@@ -211,7 +211,7 @@ func (p *Policy) readRules(d *fsguard.Dir, domain []string, has IgnoreFiles) []*
 
 // Check decides whether the entry name of type typ (fs.FileMode type bits)
 // inside the directory of frame f is visible. It is the one decision
-// function of PROTOCOL §4.
+// function of docs/protocol.md §4.
 func (p *Policy) Check(f *Frame, name string, typ fs.FileMode) Verdict {
 	isDir := typ.IsDir()
 	switch {

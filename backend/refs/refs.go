@@ -1,5 +1,5 @@
 // Package refs is the in-memory registry of the opaque ids project.list
-// hands out (PROTOCOL §5): folder ids, file ids and page continuations.
+// hands out (docs/protocol.md §5): folder ids, file ids and page continuations.
 //
 // An id is 32 bytes from crypto/rand, base64url without padding (43
 // characters). It is never derived from what it stands for; the only way

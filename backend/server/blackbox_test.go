@@ -15,7 +15,7 @@ import (
 )
 
 // These tests drive the real `scout backend` binary over its real pipes and
-// provoke every error of PROTOCOL.md §2 that the protocol layer owns.
+// provoke every error of docs/protocol.md §2 that the protocol layer owns.
 
 func startDebug(t *testing.T) *scouttest.Proc {
 	t.Helper()
@@ -24,7 +24,7 @@ func startDebug(t *testing.T) *scouttest.Proc {
 
 var tsPattern = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
 
-// checkTS fails unless m carries a valid "ts" where PROTOCOL.md §1 puts it.
+// checkTS fails unless m carries a valid "ts" where docs/protocol.md §1 puts it.
 func checkTS(t *testing.T, m scouttest.Msg) {
 	t.Helper()
 	var holder struct {
@@ -189,7 +189,7 @@ func TestInitializeNegotiation(t *testing.T) {
 		{"protocol_version": 1, "required_capabilities": many},
 		{"protocol_version": 1, "client": map[string]any{"name": 3}},
 		{"protocol_version": 1, "trace": true},
-		// Not integers, though numerically 1 (§10.3).
+		// Not integers, though numerically 1 (docs/protocol.md §10.3).
 		{"protocol_version": jsontext.Value("1.0")},
 		{"protocol_version": jsontext.Value("1e0")},
 		// Non-strings among the names: null is not a name either.
@@ -373,7 +373,7 @@ func TestRequestLimit(t *testing.T) {
 		}
 	}
 	// Requests 4089..4096 hold every auxiliary slot: the next one meets the
-	// request limit before the kind's admission (§10.2), so it is not busy.
+	// request limit before the kind's admission (docs/protocol.md §10.2), so it is not busy.
 	for i := 4089; i <= 4096; i++ {
 		p.Request(fmt.Sprint("r", i), "debug.sleep", map[string]any{"ms": 60000})
 		if m := p.Next(scouttest.DefaultTimeout); m.Method != wire.NotifyCommandStarted {
@@ -489,7 +489,7 @@ func TestNoPathsInErrors(t *testing.T) {
 	}
 }
 
-// TestLastLineWithoutNewline (§10.1): a last line that ends at end of input
+// TestLastLineWithoutNewline (docs/protocol.md §10.1): a last line that ends at end of input
 // without a newline is a frame, and the bound counts the newline it lacks.
 func TestLastLineWithoutNewline(t *testing.T) {
 	t.Parallel()
@@ -519,7 +519,7 @@ func TestLastLineWithoutNewline(t *testing.T) {
 	}
 }
 
-// TestDebugMethodsNeedTheVariable (§10.5): without SCOUT_DEBUG_METHODS=1,
+// TestDebugMethodsNeedTheVariable (docs/protocol.md §10.5): without SCOUT_DEBUG_METHODS=1,
 // debug.sleep does not exist.
 func TestDebugMethodsNeedTheVariable(t *testing.T) {
 	t.Parallel()

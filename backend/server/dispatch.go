@@ -19,7 +19,7 @@ func isLifecycle(method string) bool {
 	return false
 }
 
-// handleFrame checks one frame in the order of PROTOCOL.md §3 (parsing, id,
+// handleFrame checks one frame in the order of docs/protocol.md §3 (parsing, id,
 // duplicate id, method, initialization, capability, params, request limit,
 // admission) and answers it or starts its worker.
 func (s *Server) handleFrame(line []byte) error {

@@ -78,7 +78,7 @@ func TestServeInProcessLeavesNoGoroutine(t *testing.T) {
 	}
 }
 
-// TestHandlerFailureIsInternal (§10.4): a handler error that is not a
+// TestHandlerFailureIsInternal (docs/protocol.md §10.4): a handler error that is not a
 // protocol error, and a handler panic, are answered internal with a generic
 // message (the detail goes to the log only), and the backend keeps serving.
 func TestHandlerFailureIsInternal(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// Kind is a method's admission class (PROTOCOL.md §3 "Request accounting"):
+// Kind is a method's admission class (docs/protocol.md §3 "Request accounting"):
 // each kind has its own limit so one kind of work never starves another.
 type Kind int
 

@@ -1,4 +1,4 @@
-// Package server is the protocol layer of `scout backend` (PROTOCOL.md §1–§3):
+// Package server is the protocol layer of `scout backend` (docs/protocol.md §1–§3):
 // it reads newline-delimited JSON-RPC frames from the client, checks them
 // (framing bound, strict JSON, id grammar, initialization, capability, params,
 // request limit, admission), runs admitted requests on workers, and writes
@@ -30,7 +30,7 @@ import (
 )
 
 // ShutdownGrace bounds how long shutdown and end of input wait for workers.
-// PROTOCOL.md §3 allows 2,000 ms for the wait and requires the process to
+// docs/protocol.md §3 allows 2,000 ms for the wait and requires the process to
 // have exited within 2,000 ms of end of input; waiting 1,500 ms leaves the
 // rest for writing the last responses and exiting.
 const ShutdownGrace = 1500 * time.Millisecond
@@ -105,7 +105,7 @@ func (s *Server) Register(m *Method) {
 	s.methods[m.Name] = m
 }
 
-// Capabilities lists the offered capabilities in PROTOCOL.md's order.
+// Capabilities lists the offered capabilities in docs/protocol.md's order.
 func (s *Server) Capabilities() []string {
 	var out []string
 	for _, c := range wire.AllCapabilities {

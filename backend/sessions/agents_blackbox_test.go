@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 	"github.com/scoutdev/scout/backend/wire"
@@ -77,6 +78,20 @@ func checkRows(t *testing.T, want map[sessionstest.Key]sessionstest.Want, rows [
 	}
 }
 
+// checkDiscovered compares the rows of a whole discovery's pages with want
+// exactly (checkRows), and its last page's notices with notices.
+func checkDiscovered(t *testing.T, want map[sessionstest.Key]sessionstest.Want, notices wire.SessionNotices, pages []wire.DiscoverResult) {
+	t.Helper()
+	var rows []wire.SessionRow
+	for _, pg := range pages {
+		rows = append(rows, pg.Sessions...)
+	}
+	checkRows(t, want, rows)
+	if n := pages[len(pages)-1].Notices; n != notices {
+		t.Errorf("discover notices %+v, want %+v", n, notices)
+	}
+}
+
 // TestAgentSourcesList: session.list over scout's store and the stores of
 // Claude Code, Codex and Gemini CLI gives exactly the fixture's rows (this
 // directory's sessions, a cd into a subdirectory kept, renamed sessions
@@ -85,7 +100,9 @@ func checkRows(t *testing.T, want map[sessionstest.Key]sessionstest.Want, rows [
 // notices (other directories' sessions counted, sessions leaving the root
 // excluded, symlinked and garbage histories invalid, records over 8 MiB
 // oversized); subagent, sidechain, exec, childless and archived histories
-// are neither rows nor counted.
+// are neither rows nor counted. session.discover followed to completion
+// over the same stores (the 30 MB history read in steps, the records over
+// 8 MiB met across requests) gives the same rows and notices.
 func TestAgentSourcesList(t *testing.T) {
 	t.Parallel()
 	e := newAgentsEnv(t, true)
@@ -100,6 +117,13 @@ func TestAgentSourcesList(t *testing.T) {
 		if list.Sessions[i-1].UpdatedAt < list.Sessions[i].UpdatedAt {
 			t.Fatalf("not newest first: %+v before %+v", list.Sessions[i-1], list.Sessions[i])
 		}
+	}
+	pages := mustFollow(t, p)
+	checkDiscovered(t, e.Rows, e.Notices, pages)
+	if !slices.ContainsFunc(pages, func(pg wire.DiscoverResult) bool {
+		return pg.Progress == wire.ProgressByteWork || pg.Progress == wire.ProgressRecordWork
+	}) {
+		t.Errorf("the large histories were read in one step each: %v", progressWords(pages))
 	}
 }
 
@@ -162,8 +186,8 @@ func TestAgentSourcesDiscover(t *testing.T) {
 }
 
 // TestAgentSourcesStale: a history appearing in any store during a scan,
-// or one being replaced, makes the scan stale_revision; one that only
-// grows (its agent appending) does not. The change is made once every
+// one being replaced or one removed makes the scan stale_revision; one
+// that only grows (its agent appending) does not. The change is made once every
 // store has been read and the second pass is under way (scout's store,
 // padded with 300 names, holds it up), so only the validation of the
 // changed store can see it.
@@ -197,6 +221,12 @@ func TestAgentSourcesStale(t *testing.T) {
 			}
 			return os.Rename(path+".tmp", path)
 		}, true},
+		{"codex removed", func(e agentsEnv) error {
+			return os.Remove(sessionstest.CodexRollout{ID: sessionstest.ID("cx-named"), Start: sessionstest.Epoch.AddDate(0, 0, 2)}.Path(e.Codex))
+		}, true},
+		{"gemini grows", func(e agentsEnv) error {
+			return appendLine(sessionstest.GeminiSession{ID: sessionstest.ID("gm-named"), Dir: e.ws, Start: sessionstest.Epoch.Add(time.Hour)}.Path(e.Gemini))
+		}, false},
 		{"claude grows", func(e agentsEnv) error {
 			return appendLine(sessionstest.ClaudeSession{ID: sessionstest.ID("cc-here"), Dir: e.ws}.Path(e.Claude))
 		}, false},
@@ -351,7 +381,8 @@ func TestAgentSourcesNeverWrite(t *testing.T) {
 
 // TestAgentSourcesConfig: [sessions] sources narrows the sources read;
 // without the variables each store is found at its default below HOME;
-// a store root reached through a symlink is read.
+// a store root reached through a symlink is read; a variable set wins
+// over the default even when the default exists.
 func TestAgentSourcesConfig(t *testing.T) {
 	t.Parallel()
 	e := newAgentsEnv(t, false)
@@ -386,5 +417,15 @@ func TestAgentSourcesConfig(t *testing.T) {
 	}
 	if agents[wire.AgentClaudeCode] == 0 || agents[wire.AgentCodex] != 0 || agents[wire.AgentGemini] != 0 {
 		t.Errorf("rows by agent %v: want Claude Code's from ~/.claude only", agents)
+	}
+
+	// CLAUDE_CONFIG_DIR names an empty store: ~/.claude is not read.
+	p = scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: []string{"SCOUT_HOME=" + e.Scout, "HOME=" + home, "CLAUDE_CONFIG_DIR=" + t.TempDir()}})
+	p.Initialize(sessionCaps...)
+	p.MustCall(wire.MethodSessionList, nil, &list)
+	for _, r := range list.Sessions {
+		if r.Agent == wire.AgentClaudeCode {
+			t.Errorf("a Claude Code row from ~/.claude with CLAUDE_CONFIG_DIR set: %+v", r)
+		}
 	}
 }

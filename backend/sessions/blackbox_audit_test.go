@@ -43,7 +43,7 @@ func listRows(t *testing.T, e env) (wire.SessionListResult, map[string]wire.Sess
 
 const userRecord = `{"v":1,"type":"user","ts":"2026-01-02T03:04:05Z","text":"hello"}` + "\n"
 
-// TestUnknownRecordTypesAreSkipped: DESIGN.md's "unknown types are
+// TestUnknownRecordTypesAreSkipped: docs/design.md's "unknown types are
 // skipped" holds whatever an unknown-type (or typeless) record carries, as
 // long as its line is a JSON object; a known type with a bad member is
 // still malformed, and a line that is not an object always is.
@@ -80,7 +80,7 @@ func startIn(t *testing.T, e env, env ...string) *scouttest.Proc {
 
 // TestBackendHomeDefaults: the store is $SCOUT_HOME/sessions, else
 // $XDG_DATA_HOME/scout/sessions, else $HOME/.local/share/scout/sessions
-// (DESIGN.md "The backend home"); a relative XDG_DATA_HOME or HOME is
+// (docs/design.md "The backend home"); a relative XDG_DATA_HOME or HOME is
 // ignored, and a relative SCOUT_HOME leaves no home (the fallbacks are not
 // tried): the store is then unavailable.
 func TestBackendHomeDefaults(t *testing.T) {
@@ -391,7 +391,7 @@ func wantMembers(t *testing.T, what string, raw jsontext.Value, want ...string) 
 var rowMembers = []string{"id", "agent", "title", "created_at", "updated_at", "cwd", "busy", "records"}
 
 // TestRowShapeAndListOrder: every result and row has exactly the members
-// of PROTOCOL.md §6 in its order; times are UTC with milliseconds (first
+// of docs/protocol.md §6 in its order; times are UTC with milliseconds (first
 // and last ts in file order); session.list is newest updated_at first,
 // ties (equal as written) by id.
 func TestRowShapeAndListOrder(t *testing.T) {

@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -124,48 +125,46 @@ func TestDatabasesAtRest(t *testing.T) {
 	if list.Notices != e.notices {
 		t.Errorf("notices %+v, want %+v", list.Notices, e.notices)
 	}
-	pages := mustFollow(t, p)
-	var rows []wire.SessionRow
-	for _, pg := range pages {
-		rows = append(rows, pg.Sessions...)
-	}
-	checkRows(t, e.want, rows)
-	if n := pages[len(pages)-1].Notices; n != e.notices {
-		t.Errorf("discover notices %+v", n)
-	}
+	checkDiscovered(t, e.want, e.notices, mustFollow(t, p))
 	if after := fileSums(t, e.dirs()...); after != before {
 		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
 	}
 }
 
-// TestDatabaseLockedByAWriter: with opencode running (a connection in the
-// middle of a write transaction, its -wal and -shm there), the committed
-// sessions are still read, without waiting for the writer and without
-// writing anything: the database and its -wal are byte for byte as the
-// writer left them.
+// TestDatabaseLockedByAWriter: with opencode and crush running (each a
+// connection in the middle of a write transaction, its -wal and -shm
+// there), the committed sessions are still read, without waiting for the
+// writers and without writing anything: the databases and their -wal are
+// byte for byte as the writers left them.
 func TestDatabaseLockedByAWriter(t *testing.T) {
 	t.Parallel()
 	e := newDBEnv(t)
-	w, err := sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema)
-	if err != nil {
-		t.Fatal(err)
+	lock := func(path, schema string, insert func(*sql.Tx, sessionstest.DBSession) error, s sessionstest.DBSession) {
+		t.Helper()
+		w, err := sessionstest.OpenDB(path, schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		tx, err := w.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tx.Rollback() })
+		if err := insert(tx, s); err != nil {
+			t.Fatal(err)
+		}
 	}
-	defer w.Close()
-	tx, err := w.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	if err := sessionstest.InsertOpenCode(tx, sessionstest.DBSession{ID: "ses_uncommitted", Dir: e.ws, Title: "not committed", Roles: []string{"user"}}); err != nil {
-		t.Fatal(err)
-	}
+	uncommitted := sessionstest.DBSession{ID: "ses_uncommitted", Dir: e.ws, Title: "not committed", Roles: []string{"user"}}
+	lock(e.opencodeDB, sessionstest.OpenCodeSchema, sessionstest.InsertOpenCode, uncommitted)
+	lock(e.crushDB, sessionstest.CrushSchema, sessionstest.InsertCrush, uncommitted)
 	before := fileSums(t, e.dirs()...)
-	if !strings.Contains(before, "opencode.db-wal") {
-		t.Fatalf("the writer has no -wal:\n%s", before)
+	if !strings.Contains(before, "opencode.db-wal") || !strings.Contains(before, "crush.db-wal") {
+		t.Fatalf("a writer has no -wal:\n%s", before)
 	}
 	p := e.start(t)
 	checkRows(t, e.want, listOf(t, p).Sessions)
-	mustFollow(t, p)
+	checkDiscovered(t, e.want, e.notices, mustFollow(t, p))
 	if after := fileSums(t, e.dirs()...); after != before {
 		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
 	}
@@ -188,6 +187,7 @@ func TestBrokenDatabases(t *testing.T) {
 	}
 	w.Close()
 	sessionstest.MustWrite(t, filepath.Join(e.home, "sessions"), sessionstest.History{ID: "still-here", Cwds: []string{e.ws}})
+	before := fileSums(t, e.dirs()...)
 	p := e.start(t)
 	list := listOf(t, p)
 	if len(list.Sessions) != 1 || list.Sessions[0].ID != "still-here" || list.Notices.SessionsOmittedInvalid != 2 {
@@ -201,15 +201,19 @@ func TestBrokenDatabases(t *testing.T) {
 	if !strings.Contains(stderr, "opencode's session database has a schema scout does not know") || strings.Contains(stderr, e.opencodeDB) || strings.Contains(stderr, e.ws) {
 		t.Errorf("stderr %q", stderr)
 	}
+	if after := fileSums(t, e.dirs()...); after != before {
+		t.Errorf("the files changed:\n%s\nwas\n%s", after, before)
+	}
 }
 
 // TestDatabasesOpen: session.open of a crush or opencode session answers
 // its row; a session of another directory is cwd_mismatch, a child's, an
 // archived one, one without a user message and an unknown id not_found,
-// and the attachment stays.
+// and the attachment stays; the databases are left as they were.
 func TestDatabasesOpen(t *testing.T) {
 	t.Parallel()
 	e := newDBEnv(t)
+	before := fileSums(t, e.dirs()...)
 	p := e.start(t)
 	listed := map[sessionstest.Key]wire.SessionRow{}
 	for _, r := range listOf(t, p).Sessions {
@@ -242,13 +246,21 @@ func TestDatabasesOpen(t *testing.T) {
 			t.Fatalf("after a failed open of %s/%s the attachment is %+v", tc.agent, tc.id, a)
 		}
 	}
+	if after := fileSums(t, e.dirs()...); after != before {
+		t.Errorf("the databases changed:\n%s\nwas\n%s", after, before)
+	}
 }
 
 // TestDatabasesChangingDuringAScan: once every store has been read and the
 // second pass is under way, a session of this directory appearing in
 // opencode's database makes the scan stale_revision; a message appended
 // to a session, which only updates it, and a session of another
-// directory appearing do not: they change no row the scan read.
+// directory appearing do not: they change no row the scan read. Each
+// case twice: opencode not running while the scan read its database (at
+// rest; the change is checkpointed into the main file when opencode
+// exits), and opencode running all along (live: the change is a commit
+// in its -wal, seen only by PRAGMA data_version on the connection that
+// read the rows, as a fresh connection's data_version says nothing).
 func TestDatabasesChangingDuringAScan(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -260,39 +272,79 @@ func TestDatabasesChangingDuringAScan(t *testing.T) {
 		{"new elsewhere", sessionstest.DBSession{ID: "ses_new", Title: "new", Roles: []string{"user"}, Dir: "/srv/elsewhere"}, false},
 		{"message appended", sessionstest.DBSession{}, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			e := newDBEnv(t)
-			for i := range 300 {
-				os.WriteFile(filepath.Join(e.home, "sessions", fmt.Sprintf("pad-%03d.lock", i)), nil, 0o644)
+		for _, live := range []bool{false, true} {
+			name := tc.name + "/at rest"
+			if live {
+				name = tc.name + "/live"
 			}
-			p := e.start(t)
-			res := firstPage(t, p)
-			for res.Progress != wire.ProgressInventoryValidation {
-				if res.Complete {
-					t.Fatal("the scan completed before its second pass paused")
-				}
-				res = next(t, p, res.Cursor)
-			}
-			w, err := sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.s.ID != "" {
-				if tc.s.Dir == "" {
-					tc.s.Dir = e.ws
-				}
-				tx, _ := w.Begin()
-				if err := sessionstest.InsertOpenCode(tx, tc.s); err != nil {
-					t.Fatal(err)
-				}
-				tx.Commit()
-			} else if _, err := w.Exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_late', 'ses_here1', 1, 1, '{\"role\":\"assistant\"}'); UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_here1'"); err != nil {
-				t.Fatal(err)
-			}
-			w.Close() // opencode exits: the commit is checkpointed into the main file
-			finishAfterChange(t, p, res.Cursor, tc.stale)
-		})
+			t.Run(name, func(t *testing.T) { changeDuringAScan(t, tc.s, live, tc.stale) })
+		}
+	}
+}
+
+// changeDuringAScan adds session s to opencode's database (or, s empty, a
+// message to a session) once a scan's second pass is under way, with
+// opencode running during the whole scan when live, and follows the scan
+// to stale_revision when stale, else to its end. crush's database, which
+// nothing changes, is left as it was.
+func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool) {
+	t.Parallel()
+	e := newDBEnv(t)
+	for i := range 300 {
+		os.WriteFile(filepath.Join(e.home, "sessions", fmt.Sprintf("pad-%03d.lock", i)), nil, 0o644)
+	}
+	var w *sql.DB
+	openWriter := func() {
+		var err error
+		if w, err = sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Exec("SELECT count(*) FROM session"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if live {
+		openWriter() // its -wal and -shm exist before the scan starts
+		defer w.Close()
+		if sums := fileSums(t, filepath.Dir(e.opencodeDB)); !strings.Contains(sums, "-wal") || !strings.Contains(sums, "-shm") {
+			t.Fatalf("opencode is not running:\n%s", sums)
+		}
+	}
+	crush := fileSums(t, filepath.Dir(e.crushDB))
+	p := e.start(t)
+	res := firstPage(t, p)
+	for res.Progress != wire.ProgressInventoryValidation {
+		if res.Complete {
+			t.Fatal("the scan completed before its second pass paused")
+		}
+		res = next(t, p, res.Cursor)
+	}
+	if !live {
+		openWriter()
+	}
+	if s.ID != "" {
+		if s.Dir == "" {
+			s.Dir = e.ws
+		}
+		tx, err := w.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sessionstest.InsertOpenCode(tx, s); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	} else if _, err := w.Exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_late', 'ses_here1', 1, 1, '{\"role\":\"assistant\"}'); UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_here1'"); err != nil {
+		t.Fatal(err)
+	}
+	if !live {
+		w.Close() // opencode exits: the commit is checkpointed into the main file
+	}
+	finishAfterChange(t, p, res.Cursor, stale)
+	if after := fileSums(t, filepath.Dir(e.crushDB)); after != crush {
+		t.Errorf("crush's database changed:\n%s\nwas\n%s", after, crush)
 	}
 }
 

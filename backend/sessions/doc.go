@@ -1,12 +1,12 @@
 // Package sessions is the session feature of `scout backend`
-// (PROTOCOL.md §6): the history store in the backend home, session.list,
+// (docs/protocol.md §6): the history store in the backend home, session.list,
 // the incremental session.discover, and session.open / session.new with
 // the attachment they change.
 //
 // # The store
 //
 // Histories are `<home>/sessions/<id>.jsonl`, one JSON record per line
-// (DESIGN.md). Everything is read through backend/fsguard: no symlink
+// (docs/design.md). Everything is read through backend/fsguard: no symlink
 // below the home is followed, special files are never opened, and errors
 // carry no path. A history becomes a row only when read in full, and only
 // when every cwd it records is the workspace root (both sides with symlinks
@@ -36,5 +36,5 @@
 // Titles are decoded rune by rune from the literal and stop at their bound,
 // so an 8 MiB reply costs no copy.
 //
-// The decisions PROTOCOL.md leaves open are in docs/protocol.md §10.7.
+// The decisions a client sees are in docs/protocol.md §10.7, the internals in docs/backend.md "backend/sessions".
 package sessions

@@ -7,7 +7,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 )
 
-// The bounds of PROTOCOL.md §6, taken from the session.discover extension so
+// The bounds of docs/protocol.md §6, taken from the session.discover extension so
 // the numbers announced in initialize and the numbers enforced are one.
 var (
 	// StepDirectoryEntries: names read from the store per request, over

@@ -23,11 +23,11 @@ const maxCwdBytes = 4096
 // object (invalid UTF-8, duplicate member names and trailing data included),
 // or a record of a known type with a member of the wrong type, a "v" other
 // than 1, or a "ts" that is not RFC 3339. A record of an unknown or missing
-// type is skipped whatever else it holds (DESIGN.md: unknown types are
+// type is skipped whatever else it holds (docs/design.md: unknown types are
 // skipped), so only its JSON is checked.
 var ErrMalformed = errors.New("sessions: malformed history record")
 
-// Record types of DESIGN.md's history format. Other types are skipped.
+// Record types of docs/design.md's history format. Other types are skipped.
 const (
 	TypeMeta      = "meta"
 	TypeUser      = "user"

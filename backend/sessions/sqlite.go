@@ -36,7 +36,9 @@ import (
 //
 // Each step is one read transaction (BEGIN ... COMMIT) of at most one
 // page of rows, taken in key order after the last key read (keyset
-// paging), so nothing is held open between requests but the connection.
+// paging), so nothing is held open between requests but connections:
+// the one reading, and those that read a database live, kept for the
+// second pass (dbrun.go says why).
 
 // dbFile is one SQLite database of a store: its directory, reached
 // through symlinks once as the user or the agent configured it, and its
@@ -277,18 +279,27 @@ func (c *dbConn) unchanged() bool {
 	return now.Size == c.info.Size && now.ModTime.Equal(c.info.ModTime) && now.ChangeTime.Equal(c.info.ChangeTime)
 }
 
-// same reports whether c still shows what st recorded: opened the same
-// way, the same main file, and (read live) no commit since, or (read at
-// rest) the file not written and still at rest.
-func (c *dbConn) same(ctx context.Context, st dbState) bool {
-	if c.live != st.live || !c.info.SameFile(st.info) || !c.unchanged() {
+// restsAsRead reports whether c, a fresh connection, shows the database
+// st recorded reading at rest: the same main file, not written since and
+// still at rest. A database read live cannot be judged by a fresh
+// connection (see committedNothing): it is never the same.
+func (c *dbConn) restsAsRead(st dbState) bool {
+	if st.live || c.live || !c.info.SameFile(st.info) || !c.unchanged() {
 		return false
 	}
-	if !c.live {
-		return !regularIn(c.root, c.name+"-wal") && c.info.Size == st.info.Size && c.info.ModTime.Equal(st.info.ModTime)
+	return !regularIn(c.root, c.name+"-wal") && c.info.Size == st.info.Size && c.info.ModTime.Equal(st.info.ModTime)
+}
+
+// committedNothing reports whether c, the connection that read a live
+// database and whose first step saw data version, has seen no commit of
+// another connection since: the same main file, still live, the same
+// PRAGMA data_version (which only the same connection can compare).
+func (c *dbConn) committedNothing(ctx context.Context, version int64) bool {
+	if !c.live || !c.unchanged() || !regularIn(c.root, c.name+"-wal") || !regularIn(c.root, c.name+"-shm") {
+		return false
 	}
 	var v int64
-	return c.db.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v) == nil && v == st.version
+	return c.db.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v) == nil && v == version
 }
 
 // dbTime is a stored time in UTC (0 or negative: none).

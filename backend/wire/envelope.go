@@ -16,7 +16,7 @@ const Version = "2.0"
 // ProtocolVersion is the only protocol version this package speaks.
 const ProtocolVersion = 1
 
-// MaxFrameBytes bounds a client frame, newline included (PROTOCOL.md §1).
+// MaxFrameBytes bounds a client frame, newline included (docs/protocol.md §1).
 const MaxFrameBytes = 65536
 
 // TimeLayout is the layout of every "ts": UTC, RFC 3339 with milliseconds.
@@ -109,7 +109,7 @@ func (e *FrameError) Error() string { return e.Err.Error() }
 
 var envelopeMembers = map[string]bool{"jsonrpc": true, "id": true, "method": true, "params": true}
 
-// ParseFrame applies the checks of PROTOCOL.md §1 to one line (without its
+// ParseFrame applies the checks of docs/protocol.md §1 to one line (without its
 // newline): strict JSON (parse_error), a single object (invalid_request for a
 // batch or any other value), the id grammar, "jsonrpc":"2.0", a string method
 // and no members besides jsonrpc, id, method and params. It returns

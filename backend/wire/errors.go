@@ -6,7 +6,7 @@ import "fmt"
 // switch on it, never on the message.
 type Code string
 
-// The error codes of PROTOCOL.md §2.
+// The error codes of docs/protocol.md §2.
 const (
 	CodeParseError                 Code = "parse_error"
 	CodeInvalidRequest             Code = "invalid_request"
@@ -87,7 +87,7 @@ func (c Code) Number() int {
 	return codes[CodeInternal].number
 }
 
-// Known reports whether c is one of the codes of PROTOCOL.md §2.
+// Known reports whether c is one of the codes of docs/protocol.md §2.
 func (c Code) Known() bool {
 	_, ok := codes[c]
 	return ok

@@ -1,6 +1,6 @@
 package wire
 
-// MethodProjectIndex is project.index (PROTOCOL §5): the whole tree, page
+// MethodProjectIndex is project.index (docs/protocol.md §5): the whole tree, page
 // by page.
 const MethodProjectIndex = "project.index"
 
@@ -18,7 +18,7 @@ type IndexExtension struct {
 	PathBytes    int `json:"path_bytes"`
 }
 
-// DefaultIndexExtension is project.index's extension of PROTOCOL §5.
+// DefaultIndexExtension is project.index's extension of docs/protocol.md §5.
 var DefaultIndexExtension = IndexExtension{PageEntries: 10000, PageBytes: 1 << 20, StepExamined: 50000, StepMS: 250, MaxDepth: 64, PathBytes: 4096}
 
 // ProjectIndexResult is one page of project.index. Cursor is null exactly

@@ -10,7 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Method names of PROTOCOL.md.
+// Method names of docs/protocol.md.
 const (
 	MethodInitialize         = "initialize"
 	MethodStatus             = "status"
@@ -40,7 +40,7 @@ const (
 	NotifyProjectInvalidated = "project_files.invalidated"
 )
 
-// AllCapabilities is every capability of PROTOCOL.md in its canonical order,
+// AllCapabilities is every capability of docs/protocol.md in its canonical order,
 // with scout's own model.catalog.models after model.enable; the backend
 // offers the subset it implements, in this order.
 var AllCapabilities = []string{
@@ -145,7 +145,7 @@ type Limits struct {
 	CatalogPageBytes   int `json:"catalog_page_bytes"`
 }
 
-// DefaultLimits are the limits of PROTOCOL.md.
+// DefaultLimits are the limits of docs/protocol.md.
 var DefaultLimits = Limits{
 	FrameBytes:         MaxFrameBytes,
 	RequestsPerChild:   4096,
@@ -177,7 +177,7 @@ type DiscoverExtension struct {
 	PageBytes            int    `json:"page_bytes"`
 }
 
-// DefaultDiscoverExtension is session.discover's extension of PROTOCOL.md §3.
+// DefaultDiscoverExtension is session.discover's extension of docs/protocol.md §3.
 var DefaultDiscoverExtension = DiscoverExtension{
 	Consistency: "provisional_until_complete", Ordering: "directory",
 	StepDirectoryEntries: 256, StepLines: 10000, StepBytes: 8 << 20, RecordBytes: 8 << 20,
@@ -192,7 +192,7 @@ type RefreshExtension struct {
 	Preferences         string `json:"preferences"`
 }
 
-// DefaultRefreshExtension is model.refresh's extension of PROTOCOL.md §3.
+// DefaultRefreshExtension is model.refresh's extension of docs/protocol.md §3.
 var DefaultRefreshExtension = RefreshExtension{ProvidersPerRequest: 1, CacheBytes: 1 << 20, Models: 2048, Preferences: "unchanged"}
 
 // FilesExtension describes project.files's bounds.
@@ -204,7 +204,7 @@ type FilesExtension struct {
 	ReportBytes int `json:"report_bytes"`
 }
 
-// DefaultFilesExtension is project.files's extension of PROTOCOL.md §3.
+// DefaultFilesExtension is project.files's extension of docs/protocol.md §3.
 var DefaultFilesExtension = FilesExtension{MaxEntries: 10000, MaxDepth: 12, MaxExamined: 50000, DeadlineMS: 2500, ReportBytes: 1 << 20}
 
 // ListExtension describes project.list's bounds.
@@ -216,7 +216,7 @@ type ListExtension struct {
 	RefsMax            int `json:"refs_max"`
 }
 
-// DefaultListExtension is project.list's extension of PROTOCOL.md §3.
+// DefaultListExtension is project.list's extension of docs/protocol.md §3.
 var DefaultListExtension = ListExtension{PageEntriesMax: 1000, PageEntriesDefault: 200, PageBytes: 1 << 20, RefTTLMS: 900000, RefsMax: 20000}
 
 // Trust states of the workspace's project configuration.

@@ -13,7 +13,7 @@ const (
 // ValidSessionID reports whether id matches ^[A-Za-z0-9_-]{1,64}$.
 func ValidSessionID(id string) bool { return alnumRun(id, 1, 64, "_-") }
 
-// The agents whose sessions the backend reads (PROTOCOL.md §6, agent
+// The agents whose sessions the backend reads (docs/protocol.md §6, agent
 // session sources), by their names on the wire.
 const (
 	AgentScout      = "scout"

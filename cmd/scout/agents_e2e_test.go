@@ -31,6 +31,7 @@ func agentsWorkspace(t *testing.T) (string, *sessionstest.Agents) {
 // and exits 0; with scout's own store unsafe it exits 2 with one line on
 // stderr and prints nothing.
 func TestSessionsJSON(t *testing.T) {
+	t.Parallel()
 	ws, a := agentsWorkspace(t)
 	cmd := exec.Command(scouttest.Binary(t), "sessions", "--json")
 	cmd.Dir, cmd.Env = ws, append(scouttest.Environ(), a.Env()...)
@@ -76,12 +77,15 @@ func TestSessionsJSON(t *testing.T) {
 
 // fakeAgents writes claude, codex, gemini, crush and opencode executables
 // into a new directory: each records its argv and working directory in
-// $OUTDIR/<name>.argv and exits 0.
+// $OUTDIR/<name>.argv and exits 0. The record is written aside and renamed
+// into place, so a test waiting for the file never reads it half-written
+// (the argv without the directory).
 func fakeAgents(t *testing.T) string {
 	t.Helper()
 	bin := t.TempDir()
 	for _, name := range []string{"claude", "codex", "gemini", "crush", "opencode"} {
-		script := "#!/bin/sh\n{ printf '%s\\n' \"$(basename \"$0\")\" \"$@\"; pwd; } > \"$OUTDIR/" + name + ".argv\"\n"
+		argv, tmp := `"$OUTDIR/`+name+`.argv"`, `"$OUTDIR/`+name+`.argv.tmp"`
+		script := "#!/bin/sh\n{ printf '%s\\n' \"$(basename \"$0\")\" \"$@\"; pwd; } > " + tmp + " && mv " + tmp + " " + argv + "\n"
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -112,6 +116,7 @@ func pickByTitle(t *testing.T, x *scouttest.Tmux, n int, query string) {
 // cwd); for one of scout's own sessions it prints the id; an agent that
 // is not on PATH is an error that says the command to run (exit 2).
 func TestResumeExecsTheAgentsCommand(t *testing.T) {
+	t.Parallel()
 	ws, a := agentsWorkspace(t)
 	bin := fakeAgents(t)
 	x := scouttest.StartTmux(t, ws, 120, 30, agentsEnv(t, a, bin),
@@ -150,6 +155,7 @@ func TestResumeExecsTheAgentsCommand(t *testing.T) {
 // resume command lands on the command line followed by a space, and runs
 // (a fake codex records it).
 func TestAltSInsertsTheResumeCommand(t *testing.T) {
+	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		t.Run(sh, func(t *testing.T) {
 			scouttest.NeedCommand(t, sh)
@@ -182,6 +188,7 @@ func TestAltSInsertsTheResumeCommand(t *testing.T) {
 // root; `scout sessions --json` lists both; the databases stay byte for
 // byte as they were.
 func TestResumeCrushAndOpenCode(t *testing.T) {
+	t.Parallel()
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

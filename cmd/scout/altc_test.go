@@ -24,6 +24,7 @@ var promptShells = map[string]string{
 // the shell's directory (pwd says so), the prompt is drawn again in it,
 // and the half-typed command is back on the line.
 func TestAltCChangesIntoAPickedFolder(t *testing.T) {
+	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		t.Run(sh, func(t *testing.T) {
 			scouttest.NeedCommand(t, sh)
@@ -63,6 +64,7 @@ func TestAltCChangesIntoAPickedFolder(t *testing.T) {
 // 40% (here with --height 8), and SCOUT_ALT_C_OPTS set empty gives Alt-C
 // the full screen.
 func TestShellPickerOptions(t *testing.T) {
+	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		t.Run(sh, func(t *testing.T) {
 			scouttest.NeedCommand(t, sh)

@@ -19,6 +19,7 @@ import (
 // the real picker: every enabled binding of the root and the page is
 // there, Ctrl-C next to Esc, and the query line's editing keys too.
 func TestHelpListsEveryBindingOfTheFilesTab(t *testing.T) {
+	t.Parallel()
 	x, _ := picker(t, 100, 24, "")
 	x.Keys("?")
 	screen := x.WaitScreen("help", func(s string) bool { return strings.Contains(s, "go to tab") })
@@ -44,6 +45,7 @@ func TestHelpListsEveryBindingOfTheFilesTab(t *testing.T) {
 // TestCtrlRRescans adds a file while the picker is open: Ctrl-R's new
 // snapshot shows it, and Enter prints it.
 func TestCtrlRRescans(t *testing.T) {
+	t.Parallel()
 	x, dir := picker(t, 100, 24, "--query fresh")
 	x.WaitScreen("no match yet", func(s string) bool { return strings.Contains(s, "0/10") })
 	if err := os.WriteFile(filepath.Join(dir, "docs", "fresh.md"), []byte("new"), 0o600); err != nil {
@@ -61,6 +63,7 @@ func TestCtrlRRescans(t *testing.T) {
 // a project: the workspace is the current directory, so the snapshot
 // holds that folder's files and Enter prints a path relative to it.
 func TestSubdirectoryIsTheWorkspace(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	if err := makefs.Make(dir, ".gitignore << *.log", "internal/trace.log << x"); err != nil {
 		t.Fatal(err)
@@ -81,6 +84,7 @@ func TestSubdirectoryIsTheWorkspace(t *testing.T) {
 // status line, wrapped when the terminal is narrow, never cut, and in its
 // empty list; `scout filter` exits 2 with that one line.
 func TestBrokenConfigIsSaid(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	write(t, filepath.Join(home, "config.toml"), "this is [not toml\n")
 	dir := fixture(t)
@@ -127,6 +131,7 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 // TestBrokenConfigIsWrappedOnANarrowTerminal: at 40 columns the reason
 // takes lines of its own under the state, whole.
 func TestBrokenConfigIsWrappedOnANarrowTerminal(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	write(t, filepath.Join(home, "config.toml"), "[files]\nrespect = true\n")
 	x := scouttest.StartTmux(t, fixture(t), 40, 16, homeEnv(t, home), `"$SCOUT"`)
@@ -143,6 +148,7 @@ func TestBrokenConfigIsWrappedOnANarrowTerminal(t *testing.T) {
 // TestSessionsAndProvidersExit130 ends `scout sessions` with Esc and
 // `scout providers` with Ctrl-C: status 130, nothing on stdout.
 func TestSessionsAndProvidersExit130(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ cmd, ready, key string }{
 		{"sessions", "sessions here", "Escape"},
 		{"providers", "Providers · 2", "C-c"}, // the keyless built-ins

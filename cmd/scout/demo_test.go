@@ -102,6 +102,7 @@ func offline(t *testing.T) string {
 }
 
 func TestDemoShowsEveryTabOfflineAndLeavesNothing(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	x := scouttest.StartTmux(t, fixture(t), 140, 30, e.vars(t),
 		offline(t)+` "$SCOUT" demo > "$OUTDIR/out" 2> "$OUTDIR/err"; rc=$?; stty -a > "$OUTDIR/stty"; echo $rc > "$OUTDIR/rc"`)
@@ -124,6 +125,7 @@ func TestDemoShowsEveryTabOfflineAndLeavesNothing(t *testing.T) {
 }
 
 func TestDemoSignalsRemoveTheHome(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			e := newDemoEnv(t)
@@ -145,6 +147,7 @@ func TestDemoSignalsRemoveTheHome(t *testing.T) {
 }
 
 func TestDemoKeepSaysWhereAndEnterPrintsTheChoice(t *testing.T) {
+	t.Parallel()
 	e := newDemoEnv(t)
 	x := scouttest.StartTmux(t, fixture(t), 100, 24, e.vars(t),
 		`"$SCOUT" demo --keep > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)

@@ -70,6 +70,7 @@ func checkRestored(t *testing.T, x *scouttest.Tmux) {
 }
 
 func TestPickerTypesHighlightsAndPrintsTheChoice(t *testing.T) {
+	t.Parallel()
 	x, _ := picker(t, 100, 24, "")
 	x.Type("server")
 	screen := x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "/10") && strings.Contains(s, "> server") })
@@ -123,6 +124,7 @@ func rowsOf(screen string) []string {
 }
 
 func TestNoColorHighlightsWithAttributesOnly(t *testing.T) {
+	t.Parallel()
 	x := scouttest.StartTmux(t, fixture(t), 100, 20, append(env(t), "NO_COLOR=yes"), `"$SCOUT" --query server`)
 	x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "/10") })
 	screen := x.Screen(true)
@@ -137,6 +139,7 @@ func TestNoColorHighlightsWithAttributesOnly(t *testing.T) {
 }
 
 func TestPreviewThroughTheRealBackend(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	if err := makefs.Make(dir, "internal/server/colors.go << package server // \x1b[31mred\x1b[0m"); err != nil {
 		t.Fatal(err)
@@ -153,6 +156,7 @@ func TestPreviewThroughTheRealBackend(t *testing.T) {
 }
 
 func TestEscExits130WithEmptyStdout(t *testing.T) {
+	t.Parallel()
 	x, _ := picker(t, 80, 20, "")
 	x.Type("serv")
 	x.Keys("Escape")
@@ -166,6 +170,7 @@ func TestEscExits130WithEmptyStdout(t *testing.T) {
 }
 
 func TestCtrlCExits130(t *testing.T) {
+	t.Parallel()
 	x, _ := picker(t, 80, 20, "")
 	x.Keys("C-c")
 	if rc := x.WaitFile("rc"); rc != "130\n" {
@@ -174,6 +179,7 @@ func TestCtrlCExits130(t *testing.T) {
 }
 
 func TestNoMatchExits1(t *testing.T) {
+	t.Parallel()
 	x, _ := picker(t, 80, 20, "--query zzzzz")
 	x.WaitScreen("no match", func(s string) bool { return strings.Contains(s, "no match") })
 	x.Keys("Enter")
@@ -183,6 +189,7 @@ func TestNoMatchExits1(t *testing.T) {
 }
 
 func TestCommandSubstitutionCapturesOnlyThePath(t *testing.T) {
+	t.Parallel()
 	// vim "$(scout)": stdout is a pipe, the interface is on the terminal.
 	x := scouttest.StartTmux(t, fixture(t), 80, 20, env(t),
 		`f="$("$SCOUT" --query observer)"; echo $? > "$OUTDIR/rc"; printf '%s\n' "$f" > "$OUTDIR/out"`)
@@ -197,6 +204,7 @@ func TestCommandSubstitutionCapturesOnlyThePath(t *testing.T) {
 }
 
 func TestMultiPrint0(t *testing.T) {
+	t.Parallel()
 	x, _ := picker(t, 80, 20, "--multi --print0 --query server")
 	x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "/10") })
 	x.Keys("Tab", "Tab")
@@ -213,6 +221,7 @@ func TestMultiPrint0(t *testing.T) {
 }
 
 func TestFilterEqualsWhatThePickerShows(t *testing.T) {
+	t.Parallel()
 	for _, q := range []string{"server", "srv", "sr", "e", "main"} {
 		x, dir := picker(t, 79, 30, "--query "+q)
 		screen := x.WaitScreen("the ranking of "+q, func(s string) bool { return regexp.MustCompile(`\d+/10`).MatchString(s) })
@@ -234,6 +243,7 @@ func TestFilterEqualsWhatThePickerShows(t *testing.T) {
 }
 
 func TestPanicRestoresTheTerminalAndStopsTheBackend(t *testing.T) {
+	t.Parallel()
 	x := scouttest.StartTmux(t, fixture(t), 80, 20, append(env(t), "SCOUT_DEBUG_PANIC=1"),
 		`"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; rc=$?; stty -a > "$OUTDIR/stty"; echo shell-is-back; echo $rc > "$OUTDIR/rc"; sleep 30`)
 	x.WaitScreen("the snapshot", func(s string) bool { return strings.Contains(s, "10 files") })
@@ -255,6 +265,7 @@ func TestPanicRestoresTheTerminalAndStopsTheBackend(t *testing.T) {
 }
 
 func TestKilledBackendIsReportedAndRRestartsIt(t *testing.T) {
+	t.Parallel()
 	x, _ := picker(t, 100, 20, "")
 	pid := backendPID(t, x)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
@@ -311,6 +322,7 @@ func childOf(t *testing.T, pid int) int {
 }
 
 func TestFilterStdinAndExitStatus(t *testing.T) {
+	t.Parallel()
 	bin := scouttest.Binary(t)
 	cmd := exec.Command(bin, "filter", "--stdin", "srv")
 	cmd.Stdin = strings.NewReader("a/server.go\r\nnothing\n\nsrv/x\n")
@@ -329,6 +341,7 @@ func TestFilterStdinAndExitStatus(t *testing.T) {
 }
 
 func TestStartupAndUsageErrorsExit2(t *testing.T) {
+	t.Parallel()
 	bin := scouttest.Binary(t)
 	for _, tc := range []struct {
 		name string

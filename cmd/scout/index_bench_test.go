@@ -61,8 +61,8 @@ func BenchmarkFirstRankedFrameIndexed(b *testing.B) {
 // TestIndexPeakRSS runs the real picker in tmux in $SCOUT_BENCH_INDEX_TREE,
 // types a query, waits until the index is complete (the count is every
 // file's) and reports the peak resident set (VmHWM) of the frontend and
-// its backend child; then fzf 0.38 (Debian's) and /work/tools/bin/fzf (0.65,
-// when there) read the same paths from stdin in the same terminal, are
+// its backend child; then fzf 0.38 (Debian's) and $SCOUT_BENCH_FZF_GO (fzf
+// built from its Go module, when set) read the same paths from stdin in the same terminal, are
 // given the same query, and their peak is reported beside. Run by
 // bench/index.sh (SCOUT_TEST_MEMORY=1).
 func TestIndexPeakRSS(t *testing.T) {
@@ -90,7 +90,10 @@ func TestIndexPeakRSS(t *testing.T) {
 	fh, bh := statusKiB(t, front, "VmHWM"), statusKiB(t, back, "VmHWM")
 	t.Logf("scout, %d files: frontend VmHWM %d KiB, backend VmHWM %d KiB, together %d KiB", n, fh, bh, fh+bh)
 	x.Keys("Escape")
-	for _, fzf := range []string{"fzf", "/work/tools/bin/fzf"} {
+	for _, fzf := range []string{"fzf", os.Getenv("SCOUT_BENCH_FZF_GO")} {
+		if fzf == "" {
+			continue
+		}
 		if _, err := exec.LookPath(fzf); err != nil {
 			t.Logf("%s is not installed", fzf)
 			continue

@@ -57,6 +57,7 @@ func firstBlock(t *testing.T, readme string) (cmds []string, before []string) {
 }
 
 func TestReadmeOpensWithTheTwoCommandsAndCIRunsTheSecond(t *testing.T) {
+	t.Parallel()
 	root := scouttest.ModuleRoot(t)
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -89,6 +90,7 @@ func TestReadmeOpensWithTheTwoCommandsAndCIRunsTheSecond(t *testing.T) {
 const firstBuild = 10 * time.Minute
 
 func TestReadmeDemoCommandInAFreshClone(t *testing.T) {
+	t.Parallel()
 	root := scouttest.ModuleRoot(t)
 	clone := filepath.Join(t.TempDir(), "scout")
 	head := gitOut(t, root, "rev-parse", "HEAD")
@@ -137,6 +139,7 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 // key maps: the table of the root's keys and the table of each page list
 // every binding of its key map, its help key in backticks.
 func TestReadmeListsEveryKey(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join(scouttest.ModuleRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +191,7 @@ func bindings(keyMap any) []key.Binding {
 // TestReadmeConfigurationIsValid parses README.md's config.toml example
 // the way the backend parses config.toml.
 func TestReadmeConfigurationIsValid(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join(scouttest.ModuleRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -129,6 +129,7 @@ func focusProvider(t *testing.T, x *scouttest.Tmux, id string) {
 }
 
 func TestProvidersPageAgainstTheRealBackend(t *testing.T) {
+	t.Parallel()
 	home := providersHome(t)
 	x := scouttest.StartTmux(t, fixture(t), 120, 40, homeEnv(t, home),
 		`"$SCOUT" providers > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
@@ -200,6 +201,7 @@ func sessionsHome(t *testing.T, dir string) string {
 }
 
 func TestSessionsPicksASessionAndPrintsItsAgentAndID(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	x := scouttest.StartTmux(t, dir, 100, 20, homeEnv(t, sessionsHome(t, dir)),
 		`"$SCOUT" sessions > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
@@ -219,6 +221,7 @@ func TestSessionsPicksASessionAndPrintsItsAgentAndID(t *testing.T) {
 }
 
 func TestSessionsWithoutAMatchExits1(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t)
 	x := scouttest.StartTmux(t, dir, 80, 20, homeEnv(t, sessionsHome(t, dir)),
 		`"$SCOUT" sessions > "$OUTDIR/out"; echo $? > "$OUTDIR/rc"`)

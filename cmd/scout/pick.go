@@ -22,7 +22,7 @@ import (
 	"github.com/scoutdev/scout/tui/sessions"
 )
 
-// Exit statuses of the pickers (DESIGN.md "Commands").
+// Exit statuses of the pickers (docs/design.md "Commands").
 const (
 	exitNothing   exitCode = 1   // nothing chosen, no match
 	exitCancelled exitCode = 130 // Esc, Ctrl-C

@@ -37,6 +37,7 @@ func builtinHome(t *testing.T) (home, cfg string, env []string) {
 // page restarts the backend, and the focus stays on that model), → picks
 // an effort and Enter selects with it. config.toml is never rewritten.
 func TestProvidersEnableRestartAndEffort(t *testing.T) {
+	t.Parallel()
 	home, cfg, env := builtinHome(t)
 	x := scouttest.StartTmux(t, fixture(t), 120, 30, env,
 		`"$SCOUT" providers > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
@@ -84,6 +85,7 @@ func TestProvidersEnableRestartAndEffort(t *testing.T) {
 // At 40 columns and 10 rows the page still reads: the rows, the refresh
 // outcome under the table, the models with their marks.
 func TestProvidersPageAt40x10(t *testing.T) {
+	t.Parallel()
 	_, _, env := builtinHome(t)
 	x := scouttest.StartTmux(t, fixture(t), 40, 10, env,
 		`"$SCOUT" providers > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)

@@ -35,7 +35,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newDemoCmd(), newShellCmd())
 	f.register(root)
 	root.AddCommand(newFilesCmd(), newSessionsCmd(), newResumeCmd(), newProvidersCmd(), newFilterCmd(), newBackendCmd(), newMCPCmd(), newTrustCmd(), newConfigCmd(), newVersionCmd())
-	// The commands are the ones DESIGN.md lists; no generated completion.
+	// The commands are the ones docs/design.md lists; no generated completion.
 	root.CompletionOptions.DisableDefaultCmd = true
 	checkUsage(root)
 	return root

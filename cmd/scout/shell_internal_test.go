@@ -8,6 +8,7 @@ import (
 )
 
 func TestScriptsNameTheBinaryQuoted(t *testing.T) {
+	t.Parallel()
 	bin := `/opt/it's a "dir"/back\slash $HOME/scout`
 	show := map[string]string{"bash": `printf %s "$__scout_bin"`, "zsh": `printf %s "$__scout_bin"`, "fish": `printf %s $__scout_bin`}
 	for shell, print := range show {
@@ -26,6 +27,7 @@ func TestScriptsNameTheBinaryQuoted(t *testing.T) {
 }
 
 func TestGoRunBuildsRunTheScoutOnPATH(t *testing.T) {
+	t.Parallel()
 	for exe, temporary := range map[string]bool{
 		"/tmp/go-build2931/b001/exe/scout":       true,
 		"/var/folders/x/T/go-build77/b001/exe/s": true,

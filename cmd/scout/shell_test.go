@@ -38,6 +38,7 @@ var shells = []struct {
 }
 
 func TestShellScriptsParseAndLoad(t *testing.T) {
+	t.Parallel()
 	bin := scouttest.Binary(t)
 	for _, sh := range shells {
 		t.Run(sh.name, func(t *testing.T) {
@@ -64,6 +65,7 @@ func TestShellScriptsParseAndLoad(t *testing.T) {
 }
 
 func TestShellUnknownExits2(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(scouttest.Binary(t), "shell", "tcsh")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -110,6 +112,7 @@ var quoted = map[string]string{
 // quote), sees them quoted on the command line, and runs it: the command
 // receives the names exactly.
 func TestCtrlTInsertsQuotedPathsAtTheCursor(t *testing.T) {
+	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		t.Run(sh, func(t *testing.T) {
 			scouttest.NeedCommand(t, sh)
@@ -151,6 +154,7 @@ func pick(x *scouttest.Tmux, query, marked string) {
 // opens, a session is picked by its title, its id lands on the command
 // line followed by a space, and the command runs with it.
 func TestAltSInsertsTheSessionID(t *testing.T) {
+	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		t.Run(sh, func(t *testing.T) {
 			scouttest.NeedCommand(t, sh)

@@ -5,7 +5,7 @@
 // flood, cut, redirect or bloat their answers, clients that write one byte
 // at a time, flood, or vanish mid-request, and a child killed with SIGKILL
 // in the middle of each kind of request — and checks that every answer
-// still obeys PROTOCOL.md, that nothing hangs, that nothing in the backend
+// still obeys docs/protocol.md, that nothing hangs, that nothing in the backend
 // home is left half-written, and, through internal/leakscan, that no line
 // the backend wrote carries a path, a protected name, file content, a key,
 // a URL or raw OS error text.

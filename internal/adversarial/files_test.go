@@ -73,7 +73,7 @@ func must(t testing.TB, err error) {
 // TestScanUnderMutation runs project.files over and over, each with a
 // status beside it, while a goroutine creates, deletes, renames, replaces
 // by symbolic links and FIFOs, and locks the workspace's entries. Every
-// snapshot must obey every invariant of PROTOCOL.md §4–§5 (checkSnapshot);
+// snapshot must obey every invariant of docs/protocol.md §4–§5 (checkSnapshot);
 // the answers may only be a report, or scan_timeout (and busy right after
 // one); status is always answered. Once the workspace is quiet, a scan
 // must list exactly what is there.

@@ -11,12 +11,12 @@ import (
 )
 
 // hiddenComponents are names that are never listed whatever surrounds
-// them: noise and the built-in credential directories (PROTOCOL.md §4).
+// them: noise and the built-in credential directories (docs/protocol.md §4).
 // (Every other hidden name of the fixtures holds the fixture's token.)
 var hiddenComponents = []string{".git", ".hg", ".svn", ".jj", "node_modules", ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".env", ".netrc"}
 
 // checkSnapshot checks one project.files report against every invariant
-// of PROTOCOL.md §4–§5 that holds whatever the filesystem did meanwhile:
+// of docs/protocol.md §4–§5 that holds whatever the filesystem did meanwhile:
 // the line and entry bounds, relative safe paths within the depth bound,
 // no hidden name (anything holding tok, noise, protected names), strict
 // component order, every parent listed as a directory, no child under a

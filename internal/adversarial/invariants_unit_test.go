@@ -20,7 +20,7 @@ func (r *recorder) Errorf(format string, args ...any) {
 func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
 
 // TestCheckSnapshotCatches proves the oracle of the mutation test: each
-// planted violation of PROTOCOL.md §4–§5 fails it.
+// planted violation of docs/protocol.md §4–§5 fails it.
 func TestCheckSnapshotCatches(t *testing.T) {
 	const tok = "canaryx"
 	entries := func(list string) string {

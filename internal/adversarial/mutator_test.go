@@ -380,7 +380,7 @@ func (m *mutator) hardLink() error {
 // visibleContent is what every visible file of the mutator holds.
 const visibleContent = "visible text\n"
 
-// expectedEntries walks the (now quiet) workspace the way PROTOCOL.md §4–§5
+// expectedEntries walks the (now quiet) workspace the way docs/protocol.md §4–§5
 // describe it for this fixture: regular files and directories only, never
 // through a symbolic link, without names holding the token, the always
 // hidden names, the contents of vault/, and nothing deeper than maxDepth

@@ -149,7 +149,7 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // TestHostileProviders refreshes one provider per fault. Each answers its
-// outcome and reason (PROTOCOL.md §7's mapping), the earlier cache keeps
+// outcome and reason (docs/protocol.md §7's mapping), the earlier cache keeps
 // its bytes exactly when the refresh failed, no temporary file stays in
 // the home, nothing in any answer names the server, and catalog status
 // still answers afterwards. Enrichment that floods or is cut never fails

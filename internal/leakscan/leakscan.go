@@ -1,5 +1,5 @@
 // Package leakscan looks for what no backend message may carry
-// (PROTOCOL.md §2 and §4): absolute paths, the names the visibility policy
+// (docs/protocol.md §2 and §4): absolute paths, the names the visibility policy
 // protects, file contents outside project.read, provider keys, URLs and raw
 // OS error text. The adversarial suite feeds it every line the backend
 // writes; a test fixture tells it its own canaries (the workspace and home
@@ -106,7 +106,7 @@ func (s *Scanner) Findings() []Finding {
 // and returns its findings.
 func (s *Scanner) Scan(line []byte) []Finding { return s.scan(line, nil) }
 
-// MCPAnswers are the texts scout mcp answers by design (DESIGN.md: one
+// MCPAnswers are the texts scout mcp answers by design (docs/design.md: one
 // identical answer for every path it does not serve, and the failures it
 // names). They read like OS errors but carry nothing of the file system.
 var MCPAnswers = []string{"no such file or directory", "is a directory", "not a directory"}

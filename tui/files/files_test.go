@@ -254,9 +254,11 @@ func TestPreviewWalksOneFolderAtATimeAndCaches(t *testing.T) {
 		t.Fatalf("focused %q", f.focused)
 	}
 	h.waitText("func main()")
-	// root, cmd, cmd/scout listed once each, then the file read by id.
-	if l, r := h.fake.Calls(wire.MethodProjectList), h.fake.Calls(wire.MethodProjectRead); l != 3 || r != 1 {
-		t.Fatalf("%d lists and %d reads, want 3 and 1", l, r)
+	// root, cmd, cmd/scout listed once each, then the file read by id. On
+	// a loaded machine the ranking's first rows may hold another file long
+	// enough for its preview to be read too: one read more, never a list.
+	if l, r := h.fake.Calls(wire.MethodProjectList), h.fake.Calls(wire.MethodProjectRead); l != 3 || r < 1 || r > 2 {
+		t.Fatalf("%d lists and %d reads, want 3 and 1 (or 2)", l, r)
 	}
 	h.press(tea.KeyDown) // cmd/scout/root.go: its folder is cached
 	h.wait("root.go's preview", func(f frame) bool { return f.focused == "cmd/scout/root.go" && f.settled })

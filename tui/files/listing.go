@@ -14,7 +14,7 @@ import (
 // The preview and lazily opened folders never send a path: the page walks
 // from the root one component at a time with project.list, caching each
 // folder's listing for the current generation, and reads a file by the id
-// its folder's listing gave (PROTOCOL.md §5).
+// its folder's listing gave (docs/protocol.md §5).
 
 // listPageEntries is the page size asked of project.list: the protocol's
 // maximum, so most folders take one call.

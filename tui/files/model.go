@@ -93,13 +93,7 @@ type Model struct {
 
 // New returns the Files page.
 func New(opts Options) *Model {
-	in := textinput.New()
-	in.Prompt = "> "
-	in.Placeholder = "type to search"
-	in.SetVirtualCursor(false)
-	in.SetValue(opts.Query)
-	in.CursorEnd()
-	_ = in.Focus()
+	in := page.QueryInput("type to search", opts.Query)
 	m := &Model{
 		Base:    page.New(opts.Backend),
 		backend: opts.Backend,

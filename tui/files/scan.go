@@ -23,7 +23,7 @@ const scanTimeout = 30 * time.Second
 
 // A scan answered busy is retried after scanRetryDelay, up to
 // maxScanRetries times: the backend runs one scan at a time and keeps the
-// slot until a cancelled scan's worker has exited (PROTOCOL.md §5), which
+// slot until a cancelled scan's worker has exited (docs/protocol.md §5), which
 // is what a rescan right after an invalidation meets.
 const (
 	scanRetryDelay = 100 * time.Millisecond

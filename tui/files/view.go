@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scoutdev/scout/tui/internal/page"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/tui/tree"
@@ -95,11 +97,7 @@ func (m *Model) queryLine() string {
 	if m.scan.running || m.reading() || m.indexingNow() {
 		counts = m.Spinner() + " " + counts
 	}
-	gap := m.Width() - ansi.StringWidth(in) - ansi.StringWidth(counts)
-	if gap < 1 {
-		return ansi.Truncate(in, m.Width(), "")
-	}
-	return in + strings.Repeat(" ", gap) + counts
+	return page.QueryLine(m.Width(), in, counts)
 }
 
 // counts is the query line's right side: matches of files, or files.

@@ -73,11 +73,7 @@ type Model struct {
 
 // New returns the Sessions page.
 func New(opts Options) *Model {
-	in := textinput.New()
-	in.Prompt = "> "
-	in.Placeholder = "filter by title"
-	in.SetVirtualCursor(false)
-	_ = in.Focus()
+	in := page.QueryInput("filter by title", "")
 	now := opts.Now
 	if now == nil {
 		now = time.Now

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scoutdev/scout/tui/internal/page"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -55,11 +57,7 @@ func (m *Model) Status() string {
 func (m *Model) queryLine() string {
 	in := m.input.View()
 	counts := m.styles.Count.Render(m.counts())
-	gap := m.Width() - ansi.StringWidth(in) - ansi.StringWidth(counts)
-	if gap < 1 {
-		return ansi.Truncate(in, m.Width(), "")
-	}
-	return in + strings.Repeat(" ", gap) + counts
+	return page.QueryLine(m.Width(), in, counts)
 }
 
 func (m *Model) counts() string {

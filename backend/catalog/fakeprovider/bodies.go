@@ -47,7 +47,7 @@ func Numbered(n int) []Model {
 	return out
 }
 
-// Scenarios of PROTOCOL.md §7's reasons, for tests and the demo.
+// Scenarios of docs/protocol.md §7's reasons, for tests and the demo.
 var (
 	Unauthorized = Scenario{Status: http.StatusUnauthorized}
 	Forbidden    = Scenario{Status: http.StatusForbidden}

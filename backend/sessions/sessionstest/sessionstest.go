@@ -1,5 +1,5 @@
 // Package sessionstest generates session stores for tests and benchmarks:
-// histories in DESIGN.md's format with any number of records, record sizes,
+// histories in docs/design.md's format with any number of records, record sizes,
 // cwd mixes, legacy histories without cwd, malformed and oversized records,
 // lock files and the entries that are never sessions. Large histories are
 // streamed to disk through a small buffer, so a store of gigabytes costs
