@@ -27,7 +27,7 @@ out=${SCOUT_BENCH_OUT:-${TMPDIR:-/tmp}/scout-bench}
 mkdir -p "$out"
 work=$(mktemp -d)
 sock="scout-firstframe-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -rf "$work"' EXIT
 cd "$root"
 go build -o "$out/scout" ./cmd/scout
 fzf=${SCOUT_BENCH_FZF:-}
