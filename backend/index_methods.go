@@ -2,7 +2,6 @@ package backend
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"time"
 
@@ -52,14 +51,10 @@ type indexWalk struct {
 
 func newIndexState(getenv func(string) string) *indexState {
 	s := &indexState{codec: cursor.New(indexCursorVersion), step: time.Duration(wire.DefaultIndexExtension.StepMS) * time.Millisecond}
-	if getenv(server.DebugEnv) == "1" {
-		if ms, err := strconv.Atoi(getenv(debugIndexStepEnv)); err == nil && ms > 0 {
-			s.step = time.Duration(ms) * time.Millisecond
-		}
-		if ms, err := strconv.Atoi(getenv(debugIndexStallEnv)); err == nil && ms > 0 {
-			s.stall = time.Duration(ms) * time.Millisecond
-		}
+	if d := debugDuration(getenv, debugIndexStepEnv); d > 0 {
+		s.step = d
 	}
+	s.stall = debugDuration(getenv, debugIndexStallEnv)
 	return s
 }
 

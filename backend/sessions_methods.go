@@ -3,6 +3,8 @@ package backend
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/scoutdev/scout/backend/server"
 	"github.com/scoutdev/scout/backend/sessions"
@@ -24,7 +26,27 @@ func newSessions(opts Options, ws *workspaceState) *sessions.Service {
 		Stores:  sessions.StoresFromEnv(opts.Getenv, ws.userHome),
 		Sources: ws.user.Sessions.Sources,
 		Log:     opts.Stderr,
+		Step:    debugDuration(opts.Getenv, debugDiscoverStepEnv),
 	})
+}
+
+// debugDiscoverStepEnv, with server.DebugEnv set to "1" (tests only),
+// replaces session.discover's 2,000 ms step deadline by that many
+// milliseconds, so a test of the other step bounds is not cut short by
+// the deadline on a loaded machine.
+const debugDiscoverStepEnv = "SCOUT_DEBUG_DISCOVER_STEP_MS"
+
+// debugDuration is the debug hook name's milliseconds, or zero unless
+// server.DebugEnv is "1" and the value a positive integer.
+func debugDuration(getenv func(string) string, name string) time.Duration {
+	if getenv(server.DebugEnv) != "1" {
+		return 0
+	}
+	ms, err := strconv.Atoi(getenv(name))
+	if err != nil || ms <= 0 {
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // registerSessions adds session.list, session.discover, session.open and

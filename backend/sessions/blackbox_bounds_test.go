@@ -65,7 +65,10 @@ func TestDiscoverStepBounds(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			writeLines(t, filepath.Join(e.store, "long.jsonl"), e.ws, tc.n, tc.size)
-			p := e.start(t)
+			// The 2 s step deadline is lifted (a test hook): on a loaded
+			// machine it would end the steps before the bound under test.
+			p := scouttest.Start(t, scouttest.Options{Dir: e.ws, Debug: true, Env: []string{"SCOUT_HOME=" + e.home, "SCOUT_DEBUG_DISCOVER_STEP_MS=600000"}})
+			p.Initialize(sessionCaps...)
 			pages := mustFollow(t, p)
 			words := progressWords(pages)
 			if !slices.Equal(words[:len(tc.wantWords)], tc.wantWords) {

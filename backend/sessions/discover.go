@@ -162,7 +162,7 @@ func (s *Service) page(ctx context.Context, sc *scan) (*wire.DiscoverResult, err
 		return nil, errStale
 	}
 	pg := newPage()
-	progress, err := s.step(ctx, sc, stepBudget(ctx, s.cfg.Now()), pg)
+	progress, err := s.step(ctx, sc, stepBudget(ctx, s.cfg.Now(), s.cfg.Step), pg)
 	if err != nil {
 		return nil, err
 	}

@@ -44,8 +44,13 @@ type budget struct {
 	worked   bool // at least one name or record was handled
 }
 
-func stepBudget(ctx context.Context, now time.Time) *budget {
-	return &budget{ctx: ctx, limited: true, deadline: now.Add(StepDuration), entries: StepDirectoryEntries, lines: StepLines, bytes: StepBytes}
+// stepBudget is one discovery request's budget; step is its deadline
+// (StepDuration when zero).
+func stepBudget(ctx context.Context, now time.Time, step time.Duration) *budget {
+	if step <= 0 {
+		step = StepDuration
+	}
+	return &budget{ctx: ctx, limited: true, deadline: now.Add(step), entries: StepDirectoryEntries, lines: StepLines, bytes: StepBytes}
 }
 
 func unlimitedBudget(ctx context.Context) *budget {

@@ -29,6 +29,9 @@ type Config struct {
 	// Log receives the few diagnostics the stores give (a database of a
 	// schema scout does not know); nil discards them.
 	Log io.Writer
+	// Step is session.discover's cooperative deadline per request
+	// (StepDuration when zero); only a test hook changes it.
+	Step time.Duration
 }
 
 // Service is the session feature of one backend child: the stores, the one
