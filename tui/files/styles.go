@@ -2,12 +2,12 @@ package files
 
 import (
 	"image/color"
-	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
 	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/internal/palette"
 )
 
@@ -87,38 +87,21 @@ func (p PathStyles) on(bg color.Color, noColor bool) PathStyles {
 	return PathStyles{apply(p.Dir), apply(p.Base), apply(p.DirMatch), apply(p.BaseMatch), apply(p.Plain), apply(p.Icon)}
 }
 
-// paint is a style reduced to the escape sequences around its text, for
-// the rows drawn many times per frame: lipgloss.Style.Render measures,
-// aligns, pads and borders on every call, and a row needs none of that.
-type paint struct{ pre, post string }
-
-func paintOf(st lipgloss.Style) paint {
-	r := st.Render("x")
-	i := strings.Index(r, "x")
-	return paint{r[:i], r[i+1:]}
-}
-
-func (p paint) add(b *strings.Builder, s string) {
-	b.WriteString(p.pre)
-	b.WriteString(s)
-	b.WriteString(p.post)
-}
-
 // pathPaint is PathStyles painted.
 type pathPaint struct {
-	dir, base, dirMatch, baseMatch, plain, icon paint
+	dir, base, dirMatch, baseMatch, plain, icon display.Paint
 }
 
 func (p PathStyles) paint() pathPaint {
-	return pathPaint{paintOf(p.Dir), paintOf(p.Base), paintOf(p.DirMatch), paintOf(p.BaseMatch), paintOf(p.Plain), paintOf(p.Icon)}
+	return pathPaint{display.PaintOf(p.Dir), display.PaintOf(p.Base), display.PaintOf(p.DirMatch), display.PaintOf(p.BaseMatch), display.PaintOf(p.Plain), display.PaintOf(p.Icon)}
 }
 
 // rowPaints are the painted styles of rows.
 type rowPaints struct {
 	row, focused pathPaint
-	gutter, mark paint
+	gutter, mark display.Paint
 }
 
 func (s Styles) paints() rowPaints {
-	return rowPaints{row: s.Row.paint(), focused: s.Focused.paint(), gutter: paintOf(s.Gutter), mark: paintOf(s.Mark)}
+	return rowPaints{row: s.Row.paint(), focused: s.Focused.paint(), gutter: display.PaintOf(s.Gutter), mark: display.PaintOf(s.Mark)}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/internal/page"
 
 	"github.com/charmbracelet/x/ansi"
@@ -191,12 +192,12 @@ func (m *Model) row(i, w int) string {
 	var b strings.Builder
 	p := m.rowPath(i)
 	if focused {
-		m.paints.gutter.add(&b, "▌")
+		m.paints.gutter.Add(&b, "▌")
 	} else {
 		b.WriteByte(' ')
 	}
 	if m.marked[p] {
-		m.paints.mark.add(&b, "•")
+		m.paints.mark.Add(&b, "•")
 	} else {
 		b.WriteByte(' ')
 	}
@@ -210,7 +211,7 @@ func (m *Model) row(i, w int) string {
 	}
 	if n := w - ansi.StringWidth(b.String()); focused && n > 0 {
 		// The focused row's background reads as one bar.
-		pp.plain.add(&b, strings.Repeat(" ", n))
+		pp.plain.Add(&b, strings.Repeat(" ", n))
 	}
 	return b.String()
 }
@@ -240,9 +241,9 @@ func (m *Model) treeRow(b *strings.Builder, r tree.Row, pp pathPaint, w int) {
 			return
 		}
 	}
-	pp.plain.add(b, indent)
-	pp.icon.add(b, icon)
-	np.add(b, name)
+	pp.plain.Add(b, indent)
+	pp.icon.Add(b, icon)
+	np.Add(b, name)
 }
 
 // renderPath renders path p in at most w cells: the directory part
@@ -256,10 +257,10 @@ func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 	start := 0
 	if ansi.StringWidth(p) > w {
 		start = cutLeft(p, w-1)
-		pp.dir.add(b, "…")
+		pp.dir.Add(b, "…")
 	}
 	baseAt := strings.LastIndexByte(p, '/') + 1
-	paints := [4]paint{pp.dir, pp.base, pp.dirMatch, pp.baseMatch}
+	paints := [4]display.Paint{pp.dir, pp.base, pp.dirMatch, pp.baseMatch}
 	for len(pos) > 0 && pos[0] < start {
 		pos = pos[1:]
 	}
@@ -276,13 +277,13 @@ func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 		}
 		if class != runClass {
 			if runClass >= 0 {
-				paints[runClass].add(b, p[runStart:i])
+				paints[runClass].Add(b, p[runStart:i])
 			}
 			runStart, runClass = i, class
 		}
 	}
 	if runClass >= 0 {
-		paints[runClass].add(b, p[runStart:])
+		paints[runClass].Add(b, p[runStart:])
 	}
 }
 

@@ -7,13 +7,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // marks draws a painted path as text: matched runes in [brackets], the
 // directory part in lower case and the base name as is.
 var marks = pathPaint{
-	dir: paint{"", ""}, base: paint{"", ""},
-	dirMatch: paint{"[", "]"}, baseMatch: paint{"[", "]"},
+	dir: display.Paint{}, base: display.Paint{},
+	dirMatch: display.Paint{Pre: "[", Post: "]"}, baseMatch: display.Paint{Pre: "[", Post: "]"},
 }
 
 func TestRenderPath(t *testing.T) {

@@ -66,6 +66,14 @@ func PaintOf(st lipgloss.Style) Paint {
 // Render paints s.
 func (p Paint) Render(s string) string { return p.Pre + s + p.Post }
 
+// Add writes s painted to b: for rows drawn many times per frame, where
+// lipgloss.Style.Render would measure, align and pad on every call.
+func (p Paint) Add(b *strings.Builder, s string) {
+	b.WriteString(p.Pre)
+	b.WriteString(s)
+	b.WriteString(p.Post)
+}
+
 // Highlight fits s into w cells (cutting its end with "…") and paints it
 // with plain, except the bytes at pos (ascending byte offsets of runes),
 // which get match. It returns the painted text and its width in cells.
