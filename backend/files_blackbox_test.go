@@ -64,19 +64,8 @@ func reportOf(t *testing.T, m scouttest.Msg, dir string) report {
 func scanFilesPatiently(t *testing.T, p *scouttest.Proc, dir string) report {
 	t.Helper()
 	m := p.Call(wire.MethodProjectFiles, map[string]any{})
-	deadline := time.Now().Add(scouttest.DefaultTimeout)
-	for timeouts := 0; time.Now().Before(deadline); {
-		switch m.Code() {
-		case wire.CodeScanTimeout:
-			if timeouts++; timeouts == 3 {
-				return reportOf(t, m, dir)
-			}
-		case wire.CodeBusy:
-			time.Sleep(50 * time.Millisecond)
-		default:
-			return reportOf(t, m, dir)
-		}
-		m = p.Call(wire.MethodProjectFiles, map[string]any{})
+	for try := 1; try < 3 && m.Code() == wire.CodeScanTimeout; try++ {
+		m = callUntilFree(t, p)
 	}
 	return reportOf(t, m, dir)
 }
@@ -531,22 +520,29 @@ func TestScanTimeoutBusyAndStatus(t *testing.T) {
 // retryUntilFree repeats project.files while it answers busy.
 func retryUntilFree(t *testing.T, p *scouttest.Proc) report {
 	t.Helper()
+	m := callUntilFree(t, p)
+	if m.Error != nil {
+		t.Fatalf("project.files: %s", m.Raw)
+	}
+	var r report
+	m.Decode(t, &r.ProjectFilesResult)
+	return r
+}
+
+// callUntilFree calls project.files until it answers something other
+// than busy, and returns that answer.
+func callUntilFree(t *testing.T, p *scouttest.Proc) scouttest.Msg {
+	t.Helper()
 	deadline := time.Now().Add(scouttest.DefaultTimeout)
 	for time.Now().Before(deadline) {
 		m := p.Call(wire.MethodProjectFiles, map[string]any{})
-		if m.Code() == wire.CodeBusy {
-			time.Sleep(50 * time.Millisecond)
-			continue
+		if m.Code() != wire.CodeBusy {
+			return m
 		}
-		if m.Error != nil {
-			t.Fatalf("project.files: %s", m.Raw)
-		}
-		var r report
-		m.Decode(t, &r.ProjectFilesResult)
-		return r
+		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatal("the scan slot was never released")
-	return report{}
+	return scouttest.Msg{}
 }
 
 func TestScanCancel(t *testing.T) {
