@@ -207,6 +207,7 @@ func (r *Ranker) scanBlock(s *scratch, t *table, q *query, src *matchSet, pl *pl
 	if lo < hi {
 		r.fresh(s, x, base, q, lo, hi, &g, h)
 	}
+	g.fit()
 	return g
 }
 
