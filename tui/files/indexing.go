@@ -135,6 +135,7 @@ func (m *Model) followIndex(s *snapshot) tea.Cmd {
 		m.idx.stopped = true
 		return nil
 	}
+	limitMemory() // the index will be most of the heap (memlimit.go)
 	m.idx.ctx, m.idx.cancel = context.WithCancel(context.Background())
 	if m.input.Value() != "" && m.rank.res == nil {
 		m.idx.waiting = true // the query's first ranking goes first
