@@ -206,8 +206,8 @@ func (r *Ranker) scanBlock(s *scratch, t *table, q *query, src *matchSet, pl *pl
 	}
 	if lo < hi {
 		r.fresh(s, x, base, q, lo, hi, &g, h)
+		g.fit() // sized for every path of the block to match
 	}
-	g.fit()
 	return g
 }
 
