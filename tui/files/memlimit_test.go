@@ -22,25 +22,31 @@ func TestLimitFor(t *testing.T) {
 	}
 }
 
-// TestLimitFollowsLiveHeap starts the soft limit, grows the live heap by
-// 64 MiB and waits for the collections that follow to raise the limit
-// above it: it is refitted after every collection, not set once.
+// TestLimitFollowsLiveHeap starts the soft limit, holds 32 MiB more and
+// waits for the collections that follow to raise the limit above it,
+// then lets it go and waits for the limit to come down: it is refitted
+// after every collection, not set once.
 func TestLimitFollowsLiveHeap(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	limitMemory()
-	before := debug.SetMemoryLimit(-1)
-	held := make([]byte, 64<<20)
+	const size = 32 << 20
+	held := make([]byte, size)
+	awaitLimit(t, "the live heap holds 32 MiB", func(limit int64) bool { return limit >= limitFor(size) })
+	runtime.KeepAlive(held)
+	held = nil
+	awaitLimit(t, "the 32 MiB are garbage", func(limit int64) bool { return limit < limitFor(size) })
+}
+
+// awaitLimit collects until the soft limit satisfies ok.
+func awaitLimit(t *testing.T, when string, ok func(int64) bool) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for debug.SetMemoryLimit(-1) < before+64<<20 {
+	for !ok(debug.SetMemoryLimit(-1)) {
 		if time.Now().After(deadline) {
-			t.Fatalf("limit %d after the live heap grew by 64 MiB from a limit of %d", debug.SetMemoryLimit(-1), before)
+			t.Fatalf("limit %d once %s", debug.SetMemoryLimit(-1), when)
 		}
 		runtime.GC()
 		time.Sleep(time.Millisecond) // the cleanup runs on its own goroutine
 	}
-	if got := debug.SetMemoryLimit(-1); got > limitFor(1<<30) {
-		t.Errorf("limit %d, far above the live heap", got)
-	}
-	runtime.KeepAlive(held)
 }
