@@ -48,7 +48,10 @@ func newFilterCmd() *cobra.Command {
 			if stdin {
 				cands, err = readCandidates(cmd.InOrStdin(), separator(read0))
 			} else {
-				oneShotGC(0)
+				// The collector stays on here (unlike --stdin): a walk's
+				// pages are decoded into memory that is garbage a page
+				// later, and reused it costs a fifth less than fresh
+				// pages faulted in (docs/performance.md, issue 15).
 				var closed func()
 				cands, closed, err = projectCandidates(cmd.ErrOrStderr(), ceiling)
 				if closed != nil {
