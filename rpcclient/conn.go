@@ -182,8 +182,9 @@ func errorOf(o *wire.ErrorObject) *wire.Error {
 }
 
 // deliver hands a response to its caller. result is a slice of the line
-// and lives only until the next line is read: a result the caller decodes
-// itself (into) is decoded here, in place; any other is copied.
+// and lives only until the next line is read: a result with a decoder of
+// its own (the call's into) is decoded here, from the line; any other is
+// copied for the caller to decode.
 func (cn *conn) deliver(id string, result jsontext.Value, err *wire.Error) {
 	cn.mu.Lock()
 	p := cn.pending[id]
