@@ -3,8 +3,13 @@
 # the same trees, in one run, and prints the results for docs/performance.md
 # ("The whole tree: project.index"):
 #
-#   sh bench/index.sh [runs] [parts]   # runs: rounds of the 100k case (default 10; the 1M case runs a third as many)
-#                                      # parts: the parts below to run, e.g. c (default abcd)
+#   sh bench/index.sh [runs] [parts]
+#
+# runs: rounds of the 100k case (default 10; the 1M case runs a third as
+# many); parts: which of (a)-(d) below to run, as letters (default abcd:
+# `sh bench/index.sh 5 a` runs only the side-by-side of scout filter).
+# fzf built from its Go module is installed into a temporary GOBIN unless
+# SCOUT_BENCH_FZF_GO names one already built.
 #
 # It builds scout (no -race), makes two trees of empty files in
 # $SCOUT_BENCH_OUT (default $TMPDIR/scout-bench; kept between runs) with
@@ -23,8 +28,7 @@
 #       read from stdin (TestIndexPeakRSS, in tmux; runs rounds, at most 3);
 #   (d) a whole index walk in a warm backend (BenchmarkIndex*, the Go tree
 #       and tree100k-index), and project.files with the read-ahead gone.
-# Needs go, fdfind, fzf, tmux. SCOUT_BENCH_FZF_GO, when set, names the fzf
-# built from its Go module instead of installing the newest.
+# Needs go, fdfind, fzf, tmux.
 set -eu
 runs=${1:-10}
 parts=${2:-abcd}
@@ -52,9 +56,11 @@ export SCOUT_HOME="$out/home"
 mkdir -p "$SCOUT_HOME"
 
 fzfs="fzf $SCOUT_BENCH_FZF_GO"
+if part a; then
+echo
+echo "(a) scout filter against fdfind | fzf --filter, the whole tree"
 big=$(( (runs + 2) / 3 ))
-part a && echo && echo "(a) scout filter against fdfind | fzf --filter, the whole tree"
-part a && for tree in tree100k-index tree1m; do
+for tree in tree100k-index tree1m; do
 	n=$runs
 	[ "$tree" = tree1m ] && n=$big
 	for q in part05file12 file; do
@@ -63,17 +69,27 @@ part a && for tree in tree100k-index tree1m; do
 		"$out/sidebyside" -name "$tree/$q" -dir "$out/$tree" -runs "$n" -warmup 1 -- "$@"
 	done
 done
+fi
 
-part b && echo && echo "(b) first ranked frame: tree1m against the 10,000-entry tree" &&
+if part b; then
+echo
+echo "(b) first ranked frame: tree1m against the 10,000-entry tree"
 SCOUT_BENCH_TREE="$out/tree10k" SCOUT_BENCH_INDEX_TREE="$out/tree1m" \
 	go test -count 1 -run '^$' -bench '^BenchmarkFirstRankedFrameIndexed$' -benchtime "${runs}x" ./cmd/scout | grep -E '^Benchmark|ms'
 
-part c && echo && echo "(c) peak resident set holding the whole index of tree1m" &&
+fi
+if part c; then
+echo
+echo "(c) peak resident set holding the whole index of tree1m"
 SCOUT_TEST_MEMORY=1 SCOUT_BENCH_INDEX_TREE="$out/tree1m" \
 	go test -count "$(( runs < 3 ? runs : 3 ))" -run '^TestIndexPeakRSS$' -v ./cmd/scout | grep -E 'VmHWM|installed|ok|FAIL'
 
-part d && echo && echo "(d) the walk in a warm backend; project.files without the read-ahead" &&
+fi
+if part d; then
+echo
+echo "(d) the walk in a warm backend; project.files without the read-ahead"
 SCOUT_BENCH_TREE="$out/tree100k-index" go test -count 3 -run '^$' -bench '^BenchmarkIndex(Goroot|Generated)$' -benchtime 5x ./backend/files | grep -E '^Benchmark'
-part d && SCOUT_BENCH_TREE="$out/tree100k" go test -count 5 -run '^$' -bench '^BenchmarkScan(Goroot|Generated)$' -benchtime 20x ./backend/files | grep -E '^Benchmark'
+SCOUT_BENCH_TREE="$out/tree100k" go test -count 5 -run '^$' -bench '^BenchmarkScan(Goroot|Generated)$' -benchtime 20x ./backend/files | grep -E '^Benchmark'
+fi
 echo
 echo "load at the end: $(load)"

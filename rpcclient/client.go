@@ -44,6 +44,13 @@ type Options struct {
 	Client wire.ClientInfo
 	// Stderr receives the child's diagnostics (discarded when nil).
 	Stderr io.Writer
+	// IndexAhead makes project.index ask for each next page as soon as a
+	// page's line is in, before it is checked and decoded, so that the
+	// backend walks on meanwhile (ahead.go). For a caller that follows a
+	// walk to its end: a page asked for ahead that no one takes still
+	// runs its step in the backend (holding the scan slot while it runs),
+	// and its answer is dropped.
+	IndexAhead bool
 	// CloseTimeout bounds Close and Restart's wait for the old child before
 	// it is killed (3 s when zero: the backend's own bound is 2 s).
 	CloseTimeout time.Duration

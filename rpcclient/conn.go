@@ -21,15 +21,25 @@ import (
 // message is a 1 MiB report; anything far beyond is a broken child.
 const maxInboundLine = 4 << 20
 
-// response is one terminal response as the reader hands it to a caller.
+// response is one terminal response as the reader hands it to a caller:
+// the error, or the result decoded into the pending call's into, or a copy
+// of the result.
 type response struct {
-	result jsontext.Value
-	err    *wire.Error
+	result    jsontext.Value
+	decoded   bool
+	decodeErr error
+	err       *wire.Error
 }
 
+// pending is a call waiting for its response. Its flags are cn.mu's.
 type pending struct {
-	ch        chan response // buffered: the reader never blocks on it
-	abandoned bool          // the caller gave up; drop the response
+	ch chan response // buffered: the reader never blocks on it
+	// into receives the result, decoded by the reader (the large results:
+	// project.files, project.index), or nil.
+	into      wire.ValidDecoder
+	ahead     bool // project.index asking ahead: the reader asks for the next page (ahead.go)
+	abandoned bool // the caller gave up; drop the response
+	taken     bool // the reader has it: the caller's into is the reader's until ch says
 }
 
 // conn is one child process and its pipes.
@@ -39,14 +49,18 @@ type conn struct {
 	stdin   io.WriteCloser
 	events  *queue
 	cancels bool // operation.cancel was negotiated
+	// indexAhead: project.index calls ask ahead for the next page
+	// (Options.IndexAhead, ahead.go).
+	indexAhead bool
 
 	writeMu sync.Mutex
 
 	mu       sync.Mutex
 	pending  map[string]*pending
 	seq      uint64
-	err      error // why the connection ended
-	expected bool  // the end follows Close
+	ahead    *ahead // the request made ahead, not yet asked for
+	err      error  // why the connection ended
+	expected bool   // the end follows Close
 	done     chan struct{}
 }
 
@@ -72,7 +86,7 @@ func startConn(opts Options, child uint64, events *queue) (*conn, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, errors.New("cannot start the scout backend: " + describeStartError(err))
 	}
-	cn := &conn{child: child, cmd: cmd, stdin: stdin, events: events, pending: map[string]*pending{}, done: make(chan struct{})}
+	cn := &conn{child: child, cmd: cmd, stdin: stdin, events: events, indexAhead: opts.IndexAhead, pending: map[string]*pending{}, done: make(chan struct{})}
 	go cn.read(stdout)
 	return cn, nil
 }
@@ -99,6 +113,9 @@ func (cn *conn) read(stdout io.Reader) {
 				fault = err
 			}
 			break
+		}
+		if cn.indexAhead {
+			cn.askAhead(line)
 		}
 		fault = cn.dispatch(line)
 	}
@@ -131,29 +148,19 @@ func readLine(r *bufio.Reader, line []byte) ([]byte, error) {
 	}
 }
 
-// inbound is any message from the child.
-type inbound struct {
-	JSONRPC string            `json:"jsonrpc"`
-	ID      jsontext.Value    `json:"id"`
-	Method  string            `json:"method"`
-	Result  jsontext.Value    `json:"result"`
-	Error   *wire.ErrorObject `json:"error"`
-	Params  jsontext.Value    `json:"params"`
-}
-
 func (cn *conn) dispatch(line []byte) error {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return &ProtocolError{Reason: "an empty line"}
 	}
-	var m inbound
-	if err := wire.Unmarshal(line, &m); err != nil || m.JSONRPC != wire.Version {
+	m, err := readEnvelope(line)
+	if err != nil || m.JSONRPC != wire.Version {
 		return &ProtocolError{Reason: "a line that is not a JSON-RPC 2.0 message"}
 	}
 	if m.ID == nil {
 		if m.Method == "" {
 			return &ProtocolError{Reason: "a message that is neither a response nor a notification"}
 		}
-		cn.events.push(Event{Child: cn.child, Method: m.Method, Params: m.Params})
+		cn.events.push(Event{Child: cn.child, Method: m.Method, Params: bytes.Clone(m.Params)})
 		return nil
 	}
 	if (m.Result == nil) == (m.Error == nil) {
@@ -163,17 +170,8 @@ func (cn *conn) dispatch(line []byte) error {
 	if m.ID.Kind() != '"' || wire.Unmarshal(m.ID, &id) != nil {
 		return nil // an answer to a frame whose id could not be read; not ours
 	}
-	cn.deliver(id, response{result: m.Result, err: errorOf(m.Error)})
+	cn.deliver(id, m.Result, errorOf(m.Error))
 	return nil
-}
-
-// decodeResult decodes a result that the read of its line has already
-// checked, skipping a second check where the type can (the report).
-func decodeResult(raw jsontext.Value, result any) error {
-	if d, ok := result.(wire.ValidDecoder); ok {
-		return d.DecodeValid(raw)
-	}
-	return wire.Unmarshal(raw, result)
 }
 
 func errorOf(o *wire.ErrorObject) *wire.Error {
@@ -183,14 +181,30 @@ func errorOf(o *wire.ErrorObject) *wire.Error {
 	return o.AsError()
 }
 
-func (cn *conn) deliver(id string, r response) {
+// deliver hands a response to its caller. result is a slice of the line
+// and lives only until the next line is read: a result with a decoder of
+// its own (the call's into) is decoded here, from the line; any other is
+// copied for the caller to decode.
+func (cn *conn) deliver(id string, result jsontext.Value, err *wire.Error) {
 	cn.mu.Lock()
 	p := cn.pending[id]
 	delete(cn.pending, id)
-	cn.mu.Unlock()
-	if p != nil && !p.abandoned {
-		p.ch <- r
+	if p != nil {
+		p.taken = !p.abandoned
 	}
+	cn.mu.Unlock()
+	if p == nil || !p.taken {
+		return
+	}
+	r := response{err: err}
+	switch {
+	case err != nil:
+	case p.into != nil:
+		r.decoded, r.decodeErr = true, p.into.DecodeValid(result)
+	default:
+		r.result = bytes.Clone(result)
+	}
+	p.ch <- r
 }
 
 // finish records why the connection ended and fails every pending call.
@@ -230,20 +244,46 @@ func exitState(err error) string {
 // first it returns ctx's error at once; if operation.cancel was negotiated it
 // also asks the backend to cancel, and the late responses are consumed.
 func (cn *conn) call(ctx context.Context, method string, params any, result any) error {
+	p := newPending(result)
+	id, err := cn.begin(method, params, p)
+	if err != nil {
+		return err
+	}
+	return cn.await(ctx, method, id, p, result)
+}
+
+// newPending is a pending call whose result goes to result.
+func newPending(result any) *pending {
 	p := &pending{ch: make(chan response, 1)}
+	p.into, _ = result.(wire.ValidDecoder)
+	return p
+}
+
+// begin registers p under a new id and sends the request.
+func (cn *conn) begin(method string, params any, p *pending) (string, error) {
 	cn.mu.Lock()
 	if cn.err != nil {
 		cn.mu.Unlock()
-		return cn.err
+		return "", cn.err
 	}
-	cn.seq++
-	id := "c" + strconv.FormatUint(cn.seq, 10)
+	id := cn.nextID()
 	cn.pending[id] = p
 	cn.mu.Unlock()
 	if err := cn.send(id, method, params); err != nil {
 		cn.forget(id)
-		return err
+		return "", err
 	}
+	return id, nil
+}
+
+// nextID is a fresh request id; cn.mu is held.
+func (cn *conn) nextID() string {
+	cn.seq++
+	return "c" + strconv.FormatUint(cn.seq, 10)
+}
+
+// await waits for the response to the call id, registered as p.
+func (cn *conn) await(ctx context.Context, method, id string, p *pending, result any) error {
 	select {
 	case r := <-p.ch:
 		if r.err != nil {
@@ -252,12 +292,18 @@ func (cn *conn) call(ctx context.Context, method string, params any, result any)
 		if result == nil {
 			return nil
 		}
-		if err := decodeResult(r.result, result); err != nil {
+		err := r.decodeErr
+		if !r.decoded {
+			err = wire.Unmarshal(r.result, result)
+		}
+		if err != nil {
 			return &ProtocolError{Reason: "a " + method + " result of the wrong shape"}
 		}
 		return nil
 	case <-ctx.Done():
-		cn.abandon(id)
+		if cn.abandon(p) {
+			<-p.ch // the reader is decoding into result: wait for it to let go
+		}
 		if cn.cancels && cancellable(method) {
 			go cn.cancel(id)
 		}
@@ -283,12 +329,16 @@ func (cn *conn) cancel(id string) {
 	_ = cn.call(ctx, wire.MethodCancel, map[string]string{"request_id": id}, nil)
 }
 
-func (cn *conn) abandon(id string) {
+// abandon makes the reader drop p's response; true when the reader has
+// taken it already and is decoding it (p.ch will have it).
+func (cn *conn) abandon(p *pending) bool {
 	cn.mu.Lock()
-	if p := cn.pending[id]; p != nil {
-		p.abandoned = true
+	defer cn.mu.Unlock()
+	if p.taken {
+		return true
 	}
-	cn.mu.Unlock()
+	p.abandoned = true
+	return false
 }
 
 func (cn *conn) forget(id string) {
@@ -298,6 +348,25 @@ func (cn *conn) forget(id string) {
 }
 
 func (cn *conn) send(id, method string, params any) error {
+	err := cn.sendNow(id, method, params)
+	if !errors.Is(err, errInputClosed) {
+		return err
+	}
+	<-cn.doneOrTimeout(2 * time.Second)
+	cn.mu.Lock()
+	defer cn.mu.Unlock()
+	if cn.err != nil {
+		return cn.err
+	}
+	return &ExitError{State: "its input is closed"}
+}
+
+// errInputClosed is a write to the child that failed.
+var errInputClosed = errors.New("rpcclient: the child's input is closed")
+
+// sendNow writes the request, failing with errInputClosed at once when
+// the child's input is closed (send waits to say why).
+func (cn *conn) sendNow(id, method string, params any) error {
 	req := wire.Request{JSONRPC: wire.Version, ID: id, Method: method}
 	if params != nil {
 		raw, err := wire.Marshal(params)
@@ -317,13 +386,7 @@ func (cn *conn) send(id, method string, params any) error {
 	cn.writeMu.Lock()
 	defer cn.writeMu.Unlock()
 	if _, err := cn.stdin.Write(b); err != nil {
-		<-cn.doneOrTimeout(2 * time.Second)
-		cn.mu.Lock()
-		defer cn.mu.Unlock()
-		if cn.err != nil {
-			return cn.err
-		}
-		return &ExitError{State: "its input is closed"}
+		return errInputClosed
 	}
 	return nil
 }

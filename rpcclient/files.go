@@ -42,6 +42,10 @@ func (c *Client) ProjectRead(ctx context.Context, ref string, maxBytes int) (wir
 // this child); otherwise cursor is the previous page's, used exactly once.
 func (c *Client) ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error) {
 	var res wire.ProjectIndexResult
-	err := c.Call(ctx, wire.MethodProjectIndex, wire.CursorParams{Cursor: cursor}, &res)
+	cn, err := c.conn()
+	if err != nil {
+		return res, err
+	}
+	err = cn.callIndex(ctx, cursor, &res)
 	return res, err
 }

@@ -69,6 +69,7 @@ type reader struct {
 	held    []*node // nodes that held a descriptor (some may have released it)
 	nheld   int
 	spare   *listing // a finished listing's buffers, for the next one
+	kids    []child  // the room of the children finish returned last
 }
 
 // open starts reading n. A directory that cannot be opened is a finished,
@@ -163,7 +164,11 @@ func (r *reader) finish(l *listing) []child {
 		return nil
 	}
 	all := string(l.buf)
-	raw := make([]child, len(l.ends))
+	// The last directory's children are done with (a scan has copied
+	// them, a walk emitted them) by the time the next is finished: their
+	// room serves again, within a scan or a step.
+	raw := slices.Grow(r.kids[:0], len(l.ends))[:len(l.ends)]
+	r.kids = raw
 	var has policy.IgnoreFiles
 	start := 0
 	for i, end := range l.ends {
@@ -234,12 +239,13 @@ func (r *reader) release(n *node) {
 }
 
 // releaseAll closes every held descriptor (the end of a scan or of an
-// index step) and lets go of the spare buffers.
+// index step) and lets go of the spare buffers (a walk's children not yet
+// emitted keep theirs).
 func (r *reader) releaseAll() {
 	for _, n := range r.held {
 		r.release(n)
 	}
-	r.held, r.spare = nil, nil
+	r.held, r.spare, r.kids = nil, nil, nil
 }
 
 func typeOf(dir bool) fs.FileMode {

@@ -233,6 +233,11 @@ func (s *step) emit() string {
 			return wire.ProgressPageBytes
 		}
 		s.bytes -= size
+		if s.page == nil {
+			// The page's room at once: grown by append, a full page
+			// allocated five times its size.
+			s.page = make([]wire.FileEntry, 0, x.lim.PageEntries)
+		}
 		kind := wire.KindFile
 		if c.dir {
 			kind = wire.KindDirectory

@@ -51,6 +51,10 @@ func (d *Dir) Scan(fn func(name []byte, typ fs.FileMode) bool) error {
 			}
 			if n <= 0 {
 				d.eof = true
+				// Nothing more to read: the buffer serves the next
+				// directory, though this one stays open (a walk holds
+				// parents open for their children).
+				d.releaseReader()
 				return nil
 			}
 			rd.pos, rd.end = 0, n

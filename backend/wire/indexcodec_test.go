@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -121,4 +122,22 @@ func FuzzIndexCodec(f *testing.F) {
 			t.Fatalf("%q: AppendJSON %s (%v), Marshal %s (%v)", data, enc, err, ref, refErr)
 		}
 	})
+}
+
+// BenchmarkIndexPageDecode decodes a full page of the generated trees'
+// paths, as the client does with each of a walk's lines.
+func BenchmarkIndexPageDecode(b *testing.B) {
+	page := &ProjectIndexResult{Generation: 1, Progress: ProgressPageEntries, Stamp: Stamp{TS: "2026-12-02T03:00:00.000Z"}}
+	for i := range DefaultIndexExtension.PageEntries {
+		page.Entries = append(page.Entries, FileEntry{Path: fmt.Sprintf("pkg%02d/mod%02d/part%02d/file%04d.txt", i/1000%10, i/100%10, i/10%10, i), Kind: KindFile})
+	}
+	cursor := "x1.1.2.0123456789abcdef0123456789abcdef"
+	page.Cursor = &cursor
+	data, _ := page.AppendJSON(nil)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var r ProjectIndexResult
+		r.DecodeValid(data)
+	}
 }

@@ -14,6 +14,7 @@ func main() {
 
 // run executes the command line and returns the exit code.
 func run(args []string) int {
+	defer startProfile(args)()
 	root := newRootCmd()
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {

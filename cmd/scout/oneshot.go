@@ -11,8 +11,8 @@ import (
 	"github.com/scoutdev/scout/tui/files"
 )
 
-// `scout filter` is a one-shot process: it reads its candidates, ranks
-// them once and exits. So it reads standard input into one buffer (the
+// `scout filter --stdin` is a one-shot process: it reads its candidates,
+// ranks them once and exits. So it reads standard input into one buffer (the
 // file's size when stdin is a regular file, else doubling), takes the
 // lines as strings sharing that buffer instead of a copy of it, and runs
 // without the garbage collector until memory nears a limit: what it

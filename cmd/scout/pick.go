@@ -237,6 +237,12 @@ const startTimeout = 15 * time.Second
 // diagnostics sent to the backend log (see backendLog) and to diags when
 // not nil.
 func startBackend(required, optional []string, diags io.Writer) (*rpcclient.Client, func(), error) {
+	return startBackendWith(rpcclient.Options{Capabilities: required, Optional: optional}, diags)
+}
+
+// startBackendWith is startBackend with more of the client's options
+// (opts' Dir and Stderr are set here).
+func startBackendWith(opts rpcclient.Options, diags io.Writer) (*rpcclient.Client, func(), error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, nil, errors.New("cannot determine the working directory")
@@ -247,12 +253,8 @@ func startBackend(required, optional []string, diags io.Writer) (*rpcclient.Clie
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	c, err := rpcclient.Start(ctx, rpcclient.Options{
-		Dir:          wd,
-		Capabilities: required,
-		Optional:     optional,
-		Stderr:       logw,
-	})
+	opts.Dir, opts.Stderr = wd, logw
+	c, err := rpcclient.Start(ctx, opts)
 	if err != nil {
 		closeLog()
 		return nil, nil, fmt.Errorf("cannot start the backend: %w", err)
