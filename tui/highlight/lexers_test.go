@@ -118,6 +118,8 @@ var samples = []struct{ name, text string }{
 	{"Makefile", "all: build\n\nbuild:\n\tgo build ./... # it\n"},
 	{"x.c", "#include <stdio.h>\nint main(void) { return printf(\"hi\\n\"); }\n"},
 	{"q.sql", "SELECT name FROM users WHERE id = 42; -- one\n"},
+	{"init.el", "(defun hi (x) \"Say hi.\" (when x (message \"hi %s\" x)))\n"},
+	{"x.lisp", "(defun f (x &optional y) (let ((z 1)) (car (list x y z))))\n"},
 }
 
 // TestLanguagesHighlightAsChromas: each sample is tokenised by our

@@ -16,8 +16,9 @@ const chromaPath = "github.com/alecthomas/chroma/v2"
 
 // rewrite returns src (the file name of chroma's lexers package) with a
 // field name before each element of every unkeyed struct literal of one of
-// chroma's types, and each XML lexer made at init from the table instead
-// of its file (xmlLexerCalls). The file is type-checked alone, its
+// chroma's types, each XML lexer made at init from the table instead of
+// its file (xmlLexerCalls), and each type-remapping lexer's table built on
+// first use (remapCalls). The file is type-checked alone, its
 // package's other names left unresolved: a literal of chroma's types is
 // typed from the dot import whatever the other files declare.
 func rewrite(fset *token.FileSet, name string, src []byte, imp types.Importer) ([]byte, error) {
@@ -28,7 +29,7 @@ func rewrite(fset *token.FileSet, name string, src []byte, imp types.Importer) (
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
 	conf := types.Config{Importer: imp, Error: func(error) {}} // the package's other files are not given
 	_, _ = conf.Check("lexers", fset, []*ast.File{f}, info)    // the errors are the missing files' names
-	ed := xmlLexerCalls(fset, f)
+	ed := append(xmlLexerCalls(fset, f), remapCalls(fset, f)...)
 	ast.Inspect(f, func(n ast.Node) bool {
 		lit, ok := n.(*ast.CompositeLit)
 		if !ok || len(lit.Elts) == 0 {
@@ -111,6 +112,24 @@ func xmlLexerCalls(fset *token.FileSet, f *ast.File) []edit {
 		file := strings.TrimPrefix(strings.Trim(path.Value, "\"`"), "embedded/")
 		ed = append(ed, edit{fset.Position(fun.Pos()).Offset, fset.Position(call.Rparen).Offset + 1,
 			fmt.Sprintf("MustNewLexer(xmlLexerParts(%q))", file)})
+		return true
+	})
+	return ed
+}
+
+// remapCalls are the edits that turn each TypeRemappingLexer call of f
+// into typeRemappingLexer (lexers.go): the same lexer, whose look-up table
+// of every remapped word (the Lisps' builtins) is built when it first
+// tokenises instead of at every start.
+func remapCalls(fset *token.FileSet, f *ast.File) []edit {
+	var ed []edit
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fun, ok := call.Fun.(*ast.Ident); ok && fun.Name == "TypeRemappingLexer" {
+				at := fset.Position(fun.Pos()).Offset
+				ed = append(ed, edit{at, at + len(fun.Name), "typeRemappingLexer"})
+			}
+		}
 		return true
 	})
 	return ed

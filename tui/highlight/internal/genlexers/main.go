@@ -13,7 +13,8 @@
 //     becomes {Pattern: `x`, Type: Text, Mutator: nil}, for go vet), and
 //     each XML lexer they make at init made from the table instead of
 //     parsing its file (MustNewXMLLexer(embedded, "embedded/html.xml")
-//     becomes MustNewLexer(xmlLexerParts("html.xml")));
+//     becomes MustNewLexer(xmlLexerParts("html.xml"))), and each
+//     TypeRemappingLexer made lazily (typeRemappingLexer);
 //     the three files that only attach a content analyser at init (dns.go,
 //     mysql.go, zed.go) are left out, since scout chooses lexers by file
 //     name only and those inits would build the registry at start;

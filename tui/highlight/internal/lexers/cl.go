@@ -231,7 +231,7 @@ var (
 )
 
 // Common Lisp lexer.
-var CommonLisp = Register(TypeRemappingLexer(MustNewLexer(xmlLexerParts("common_lisp.xml")), TypeMapping{
+var CommonLisp = Register(typeRemappingLexer(MustNewLexer(xmlLexerParts("common_lisp.xml")), TypeMapping{
 	{NameVariable, NameFunction, clBuiltinFunctions},
 	{NameVariable, Keyword, clSpecialForms},
 	{NameVariable, NameBuiltin, clMacros},

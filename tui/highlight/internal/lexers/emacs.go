@@ -523,7 +523,7 @@ var (
 )
 
 // EmacsLisp lexer.
-var EmacsLisp = Register(TypeRemappingLexer(MustNewLexer(xmlLexerParts("emacslisp.xml")), TypeMapping{
+var EmacsLisp = Register(typeRemappingLexer(MustNewLexer(xmlLexerParts("emacslisp.xml")), TypeMapping{
 	{NameVariable, NameFunction, emacsBuiltinFunction},
 	{NameVariable, NameBuiltin, emacsSpecialForms},
 	{NameVariable, NameException, emacsErrorKeywords},

@@ -87,6 +87,28 @@ func xmlLexerParts(file string) (*chroma.Config, func() chroma.Rules) {
 	return &config, x.rules
 }
 
+// remapLater is chroma.TypeRemappingLexer built on first use: its look-up
+// table of every remapped word (the Lisps' builtins, a few hundred each)
+// was most of what this package built at every start.
+type remapLater struct {
+	chroma.Lexer // the lexer remapped: its Config, registry and analyser
+	mapping      chroma.TypeMapping
+	once         sync.Once
+	remapped     chroma.Lexer
+}
+
+// typeRemappingLexer is chroma.TypeRemappingLexer(lexer, mapping), built
+// when it first tokenises (genlexers rewrites the copied files' calls).
+func typeRemappingLexer(lexer chroma.Lexer, mapping chroma.TypeMapping) chroma.Lexer {
+	return &remapLater{Lexer: lexer, mapping: mapping}
+}
+
+// Tokenise implements chroma.Lexer.
+func (r *remapLater) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	r.once.Do(func() { r.remapped = chroma.TypeRemappingLexer(r.Lexer, r.mapping) })
+	return r.remapped.Tokenise(options, text)
+}
+
 // rules reads the lexer's rules from its XML file, as chroma's XML lexers
 // do on first use. The files are part of the binary: a failure is a
 // build's mistake, and chroma's lexers report theirs by panicking.
