@@ -16,7 +16,22 @@ import (
 // overlap those; and the Files page's first snapshot (project.files) is
 // asked for the moment initialize is answered, not when Bubble Tea has
 // started and run the page's Init, so the backend scans while the
-// frontend draws its first frame (docs/performance.md, issue 17).
+// frontend draws its first frame; when that snapshot is truncated, the
+// first step of project.index follows it at once, while the frontend
+// decodes and ranks the snapshot (docs/performance.md, issue 17).
+
+// launchCalls are the calls sent to the backend child as soon as it is
+// initialized, before the pages ask.
+type launchCalls int
+
+const (
+	// launchFiles: the Files page's first project.files (the pages
+	// include the Files page).
+	launchFiles launchCalls = 1 << iota
+	// launchIndex: the first project.index step after a truncated
+	// snapshot (the page follows the index at once).
+	launchIndex
+)
 
 // launch is a backend child being started in the background.
 type launch struct {
@@ -29,14 +44,15 @@ type launch struct {
 
 // launchBackend starts the backend child (startBackend) in the
 // background; with files, its first project.files is sent as soon as it
-// is initialized.
-func launchBackend(required, optional []string, diags *bridge.Diagnostics, files bool) *launch {
+// is initialized, and with index too, the first project.index step after
+// a truncated snapshot.
+func launchBackend(required, optional []string, diags *bridge.Diagnostics, files, index bool) *launch {
 	l := &launch{done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
 		l.client, l.stop, l.err = startBackend(required, optional, diags)
 		if l.err == nil && files {
-			l.files = prefetchFiles(l.client)
+			l.files = prefetchFiles(l.client, index)
 		}
 	}()
 	return l
@@ -56,15 +72,27 @@ func (l *launch) wait() (bridge.Backend, func(), error) {
 	return l.files, func() { l.files.abandon(); stop() }, nil
 }
 
-// prefetch is the backend with one project.files call already in flight:
-// the first ProjectFiles gets its answer; every other call is the
+// prefetch is the backend with one project.files call already in flight,
+// and maybe the first project.index step after it: the first ProjectFiles
+// gets the one's answer, the first ProjectIndex of a fresh walk the
+// other's (when no other scan came between); every other call is the
 // client's own.
 type prefetch struct {
 	*rpcclient.Client
 	child  uint64 // the child it was sent to
 	reply  chan filesReply
+	step   chan indexReply // nil: no step was asked for
 	cancel context.CancelFunc
-	taken  sync.Once
+
+	mu         sync.Mutex
+	filesCalls int  // ProjectFiles calls made through p
+	stepTaken  bool // the first fresh ProjectIndex came
+}
+
+// indexReply is project.index's answer.
+type indexReply struct {
+	res wire.ProjectIndexResult
+	err error
 }
 
 // filesReply is project.files' answer.
@@ -74,14 +102,26 @@ type filesReply struct {
 }
 
 // prefetchFiles sends project.files to c's child now, bounded as the
-// Files page bounds its own scans.
-func prefetchFiles(c *rpcclient.Client) *prefetch {
+// Files page bounds its own scans; with index, a truncated answer is
+// followed by the first step of project.index when it was negotiated.
+func prefetchFiles(c *rpcclient.Client, index bool) *prefetch {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
 	p := &prefetch{Client: c, child: c.Child(), reply: make(chan filesReply, 1), cancel: cancel}
+	if index && bridge.Negotiated(c, wire.MethodProjectIndex) {
+		p.step = make(chan indexReply, 1)
+	}
 	go func() {
 		defer cancel()
 		res, err := c.ProjectFiles(ctx)
 		p.reply <- filesReply{res, err}
+		switch {
+		case p.step == nil:
+		case err != nil || !res.Truncated:
+			close(p.step)
+		default:
+			page, err := c.ProjectIndex(ctx, nil)
+			p.step <- indexReply{page, err}
+		}
 	}()
 	return p
 }
@@ -93,8 +133,10 @@ const prefetchTimeout = startTimeout * 2
 // ProjectFiles is the early call's answer the first time (for the child
 // it was sent to), the client's own call after.
 func (p *prefetch) ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, error) {
-	first := false
-	p.taken.Do(func() { first = true })
+	p.mu.Lock()
+	p.filesCalls++
+	first := p.filesCalls == 1
+	p.mu.Unlock()
 	if !first || p.Child() != p.child {
 		p.cancel()
 		return p.Client.ProjectFiles(ctx)
@@ -108,5 +150,30 @@ func (p *prefetch) ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, e
 	}
 }
 
-// abandon cancels the early call if nobody took its answer.
+// ProjectIndex is the early step's answer for the first fresh walk, when
+// it was asked for and the early snapshot was the only one taken; the
+// client's own call otherwise.
+func (p *prefetch) ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error) {
+	p.mu.Lock()
+	early := p.step != nil && cursor == nil && !p.stepTaken && p.filesCalls == 1 && p.Child() == p.child
+	if cursor == nil {
+		p.stepTaken = true
+	}
+	p.mu.Unlock()
+	if !early {
+		return p.Client.ProjectIndex(ctx, cursor)
+	}
+	select {
+	case r, ok := <-p.step:
+		if !ok { // the snapshot was whole or failed: no step was sent
+			return p.Client.ProjectIndex(ctx, cursor)
+		}
+		return r.res, r.err
+	case <-ctx.Done():
+		p.cancel()
+		return wire.ProjectIndexResult{}, ctx.Err()
+	}
+}
+
+// abandon cancels the early calls if nobody took their answers.
 func (p *prefetch) abandon() { p.cancel() }

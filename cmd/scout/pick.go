@@ -108,7 +108,14 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 			return linesPicker(lazy, f, diags), func() { lazy.Close() }, nil
 		})
 	} else {
-		res, err = runTUI(tab, tabCapabilities[tab], height, true, func(b bridge.Backend, home string) []tui.Page {
+		// The walk follows a truncated snapshot at once unless the
+		// ceiling forbids it or a query's first ranking goes first
+		// (tui/files' followIndex).
+		early := launchFiles | launchIndex
+		if ceiling < 0 || f.query != "" {
+			early = launchFiles
+		}
+		res, err = runTUI(tab, tabCapabilities[tab], height, early, func(b bridge.Backend, home string) []tui.Page {
 			page := files.New(files.Options{Backend: b, Query: f.query, Multi: f.multi, Dirs: f.dirs, MaxIndexed: ceiling})
 			return pickerPages(b, page, home)
 		})
@@ -123,13 +130,12 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 // (needing caps besides bridge.Required) and its home ("" when unknown),
 // opened on tab, drawn on the terminal in height; the backend is stopped
 // and the terminal closed when it returns. The backend child is started
-// first, before the terminal is opened (launch.go); withFiles says the
-// pages include the Files page, whose first snapshot is then asked for
-// as soon as the child is initialized.
-func runTUI(tab int, caps []string, height tui.Height, withFiles bool, pages func(b bridge.Backend, home string) []tui.Page) (tui.Outcome, error) {
+// first, before the terminal is opened, and early says what is asked of
+// it the moment it is initialized (launch.go).
+func runTUI(tab int, caps []string, height tui.Height, early launchCalls, pages func(b bridge.Backend, home string) []tui.Page) (tui.Outcome, error) {
 	diags, home := newDiagnostics()
 	required, optional := bridge.Negotiation(caps)
-	l := launchBackend(required, optional, diags, withFiles)
+	l := launchBackend(required, optional, diags, early&launchFiles != 0, early&launchIndex != 0)
 	built := false
 	res, err := runOnTTY(height, func() (tui.Model, func(), error) {
 		built = true
