@@ -3,7 +3,8 @@
 # the same trees, in one run, and prints the results for docs/performance.md
 # ("The whole tree: project.index"):
 #
-#   sh bench/index.sh [runs]      # runs: rounds of the 100k case (default 10; the 1M case runs a third as many)
+#   sh bench/index.sh [runs] [parts]   # runs: rounds of the 100k case (default 10; the 1M case runs a third as many)
+#                                      # parts: the parts below to run, e.g. c (default abcd)
 #
 # It builds scout (no -race), makes two trees of empty files in
 # $SCOUT_BENCH_OUT (default $TMPDIR/scout-bench; kept between runs) with
@@ -19,12 +20,15 @@
 #       10,000-entry tree (BenchmarkFirstRankedFrameIndexed, interleaved);
 #   (c) the peak resident set of the picker (frontend and backend) holding
 #       the whole index of tree1m, against each fzf holding the same paths
-#       read from stdin (TestIndexPeakRSS, in tmux);
+#       read from stdin (TestIndexPeakRSS, in tmux; runs rounds, at most 3);
 #   (d) a whole index walk in a warm backend (BenchmarkIndex*, the Go tree
 #       and tree100k-index), and project.files with the read-ahead gone.
-# Needs go, fdfind, fzf, tmux.
+# Needs go, fdfind, fzf, tmux. SCOUT_BENCH_FZF_GO, when set, names the fzf
+# built from its Go module instead of installing the newest.
 set -eu
 runs=${1:-10}
+parts=${2:-abcd}
+part() { case $parts in *"$1"*) return 0 ;; esac; return 1; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${SCOUT_BENCH_OUT:-${TMPDIR:-/tmp}/scout-bench}
 mkdir -p "$out"
@@ -32,10 +36,12 @@ cd "$root"
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "load at the start: $(load)"
-gobin=$(mktemp -d)
-trap 'rm -rf "$gobin"' EXIT
-GOBIN="$gobin" go install github.com/junegunn/fzf@latest
-export SCOUT_BENCH_FZF_GO="$gobin/fzf"
+if [ -z "${SCOUT_BENCH_FZF_GO:-}" ]; then
+	gobin=$(mktemp -d)
+	trap 'rm -rf "$gobin"' EXIT
+	GOBIN="$gobin" go install github.com/junegunn/fzf@latest
+	export SCOUT_BENCH_FZF_GO="$gobin/fzf"
+fi
 echo "go $(go env GOVERSION), $(fzf --version | cut -d' ' -f1) and $("$SCOUT_BENCH_FZF_GO" --version | cut -d' ' -f1) , $(fdfind --version)"
 
 go build -o "$out/scout" ./cmd/scout
@@ -46,10 +52,9 @@ export SCOUT_HOME="$out/home"
 mkdir -p "$SCOUT_HOME"
 
 fzfs="fzf $SCOUT_BENCH_FZF_GO"
-echo
-echo "(a) scout filter against fdfind | fzf --filter, the whole tree"
 big=$(( (runs + 2) / 3 ))
-for tree in tree100k-index tree1m; do
+part a && echo && echo "(a) scout filter against fdfind | fzf --filter, the whole tree"
+part a && for tree in tree100k-index tree1m; do
 	n=$runs
 	[ "$tree" = tree1m ] && n=$big
 	for q in part05file12 file; do
@@ -59,19 +64,16 @@ for tree in tree100k-index tree1m; do
 	done
 done
 
-echo
-echo "(b) first ranked frame: tree1m against the 10,000-entry tree"
+part b && echo && echo "(b) first ranked frame: tree1m against the 10,000-entry tree" &&
 SCOUT_BENCH_TREE="$out/tree10k" SCOUT_BENCH_INDEX_TREE="$out/tree1m" \
 	go test -count 1 -run '^$' -bench '^BenchmarkFirstRankedFrameIndexed$' -benchtime "${runs}x" ./cmd/scout | grep -E '^Benchmark|ms'
 
-echo
-echo "(c) peak resident set holding the whole index of tree1m"
+part c && echo && echo "(c) peak resident set holding the whole index of tree1m" &&
 SCOUT_TEST_MEMORY=1 SCOUT_BENCH_INDEX_TREE="$out/tree1m" \
-	go test -count 1 -run '^TestIndexPeakRSS$' -v ./cmd/scout | grep -E 'VmHWM|installed|ok|FAIL'
+	go test -count "$(( runs < 3 ? runs : 3 ))" -run '^TestIndexPeakRSS$' -v ./cmd/scout | grep -E 'VmHWM|installed|ok|FAIL'
 
-echo
-echo "(d) the walk in a warm backend; project.files without the read-ahead"
+part d && echo && echo "(d) the walk in a warm backend; project.files without the read-ahead" &&
 SCOUT_BENCH_TREE="$out/tree100k-index" go test -count 3 -run '^$' -bench '^BenchmarkIndex(Goroot|Generated)$' -benchtime 5x ./backend/files | grep -E '^Benchmark'
-SCOUT_BENCH_TREE="$out/tree100k" go test -count 5 -run '^$' -bench '^BenchmarkScan(Goroot|Generated)$' -benchtime 20x ./backend/files | grep -E '^Benchmark'
+part d && SCOUT_BENCH_TREE="$out/tree100k" go test -count 5 -run '^$' -bench '^BenchmarkScan(Goroot|Generated)$' -benchtime 20x ./backend/files | grep -E '^Benchmark'
 echo
 echo "load at the end: $(load)"

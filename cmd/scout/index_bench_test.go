@@ -1,12 +1,14 @@
 package main_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +60,23 @@ func BenchmarkFirstRankedFrameIndexed(b *testing.B) {
 	}
 }
 
+// procCPU is the user and system time process pid has used so far
+// (/proc/PID/stat, in clock ticks of 1/100 s).
+func procCPU(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])) // comm may hold spaces
+	utime, err1 := strconv.Atoi(f[11])
+	stime, err2 := strconv.Atoi(f[12])
+	if err1 != nil || err2 != nil {
+		t.Fatalf("/proc/%d/stat: %v %v", pid, err1, err2)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
 // TestIndexPeakRSS runs the real picker in tmux in $SCOUT_BENCH_INDEX_TREE,
 // types a query, waits until the index is complete (the count is every
 // file's) and reports the peak resident set (VmHWM) of the frontend and
@@ -88,7 +107,8 @@ func TestIndexPeakRSS(t *testing.T) {
 	front := childOf(t, x.PanePID())
 	back := childOf(t, front)
 	fh, bh := statusKiB(t, front, "VmHWM"), statusKiB(t, back, "VmHWM")
-	t.Logf("scout, %d files: frontend VmHWM %d KiB, backend VmHWM %d KiB, together %d KiB", n, fh, bh, fh+bh)
+	t.Logf("scout, %d files: frontend VmHWM %d KiB, backend VmHWM %d KiB, together %d KiB; CPU time frontend %v, backend %v",
+		n, fh, bh, fh+bh, procCPU(t, front), procCPU(t, back))
 	x.Keys("Escape")
 	for _, fzf := range []string{"fzf", os.Getenv("SCOUT_BENCH_FZF_GO")} {
 		if fzf == "" {

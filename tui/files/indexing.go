@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -134,6 +135,7 @@ func (m *Model) followIndex(s *snapshot) tea.Cmd {
 		m.idx.stopped = true
 		return nil
 	}
+	limitMemory() // the index will be most of the heap (memlimit.go)
 	m.idx.ctx, m.idx.cancel = context.WithCancel(context.Background())
 	if m.input.Value() != "" && m.rank.res == nil {
 		m.idx.waiting = true // the query's first ranking goes first
@@ -184,6 +186,19 @@ func (m *Model) indexStep(ch <-chan fetched) tea.Cmd {
 	}
 }
 
+// keepFolders appends the folders among fresh to dirs, for the tree, each
+// path copied: a decoded page's paths share one buffer, which the ranker
+// does not keep (it copies what it holds), and a folder's path alone
+// would keep the whole page's.
+func keepFolders(dirs []tree.Entry, fresh []wire.FileEntry) []tree.Entry {
+	for _, e := range fresh {
+		if e.Kind == wire.KindDirectory {
+			dirs = append(dirs, tree.Entry{Path: strings.Clone(e.Path), Kind: tree.Dir})
+		}
+	}
+	return dirs
+}
+
 // candidates are what the page ranks among entries: the files, or the
 // folders in Dirs mode.
 func (m *Model) candidates(entries []wire.FileEntry) []string {
@@ -203,11 +218,7 @@ func (m *Model) handleIndex(msg indexMsg) tea.Cmd {
 	}
 	m.idx.retries = 0
 	m.snap.files += msg.files
-	for _, e := range msg.fresh {
-		if e.Kind == wire.KindDirectory {
-			m.idx.dirs = append(m.idx.dirs, tree.Entry{Path: e.Path, Kind: tree.Dir})
-		}
-	}
+	m.idx.dirs = keepFolders(m.idx.dirs, msg.fresh)
 	cmds := []tea.Cmd{m.growTree(), m.scheduleRerank()}
 	switch {
 	case msg.stopped:

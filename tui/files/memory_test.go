@@ -141,11 +141,7 @@ func TestIndexHeapPerEntry(t *testing.T) {
 				}
 				fresh := mg.merge(page.Entries)
 				snap.ranker.Add(Candidates(fresh))
-				for _, e := range fresh {
-					if e.Kind == wire.KindDirectory {
-						dirs = append(dirs, tree.Entry{Path: e.Path, Kind: tree.Dir})
-					}
-				}
+				dirs = keepFolders(dirs, fresh)
 			}
 		}},
 		{"tree (growTree's build)", func() {

@@ -12,11 +12,12 @@ import (
 )
 
 // addPaths is a list with every kind of path Add must place: generated
-// paths, non-ASCII ones, duplicates and the empty path.
+// paths, ASCII ones with capitals, non-ASCII ones, duplicates and the
+// empty path.
 func addPaths() []string {
 	paths := slices.Clone(gen10k()[:5000])
 	for i := range 40 {
-		paths = append(paths, fmt.Sprintf("dir/ünï%d/kode.go", i), "dir/\u212aelvin.go", "", paths[i*7])
+		paths = append(paths, fmt.Sprintf("dir/ünï%d/kode.go", i), "dir/\u212aelvin.go", "", paths[i*7], fmt.Sprintf("Dir/SeRver%d/Kode.go", i))
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	rng.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })

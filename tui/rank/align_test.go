@@ -28,12 +28,13 @@ func bruteForce(x *index, p *pattern, i int) int32 {
 	var cls []uint8
 	var off []int32
 	if e.ascii {
-		for _, b := range []byte(x.paths[i]) {
+		for _, b := range x.text(&e) {
 			text = append(text, rune(b))
 		}
-		cls = x.cls[e.start : e.start+e.n]
+		cls = x.classes(&e)
 	} else {
-		text, cls, off = x.rorig[e.start:e.start+e.n], x.rcls[e.start:e.start+e.n], x.roff[e.start:e.start+e.n]
+		a, b := x.runeSpan(i)
+		text, cls, off = x.rorig[a:b], x.rcls[a:b], x.roff[a:b]
 	}
 	best := int32(noMatch)
 	var pos []int32
@@ -89,7 +90,7 @@ func TestAlignIsOptimal(t *testing.T) {
 		e := x.ents[0]
 		cls, off := x.rcls, x.roff
 		if e.ascii {
-			cls, off = x.cls, nil
+			cls, off = x.classes(&e), nil
 		}
 		if traced := scoreOf(cls, off, s.pos) - (e.bytes - int32(len(p.runes))); traced != got {
 			t.Fatalf("%q in %q: positions %v score %d, not %d", query, path, s.pos, traced, got)
@@ -122,7 +123,7 @@ func TestBaseIsSahilm(t *testing.T) {
 		for i, b := range ms[0].MatchedIndexes {
 			pos[i] = int32(b)
 		}
-		base, _ := scoreParts(x.cls, nil, pos)
+		base, _ := scoreParts(x.classes(&x.ents[0]), nil, pos)
 		got := int(base) - (len(path) - utf8.RuneCountInString(query))
 		if got != ms[0].Score {
 			t.Fatalf("%q in %q at %v: base %d, sahilm %d", query, path, pos, got, ms[0].Score)
@@ -159,7 +160,7 @@ func TestGreedyFallback(t *testing.T) {
 	if got == noMatch {
 		t.Fatal("no match")
 	}
-	want := scoreOf(x.cls, nil, s.pos) - int32(len(path)-len(query))
+	want := scoreOf(x.classes(&x.ents[0]), nil, s.pos) - int32(len(path)-len(query))
 	if got != want {
 		t.Fatalf("score %d, positions %v score %d", got, s.pos, want)
 	}

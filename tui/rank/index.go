@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"runtime"
@@ -10,48 +11,97 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
-// index is a snapshot's paths prepared once for matching: folded text,
-// rune classes and a rune bitmask per path. ASCII paths (the usual case)
-// live in byte arenas where rune index = byte offset, and their original
-// case is read from the path strings themselves; the others are decoded
-// into rune arenas with each rune's byte offset.
+// index is a block of paths prepared for matching: folded text, rune
+// classes and a rune bitmask per path, and the paths themselves, in
+// arenas the index owns (the strings it was given are not kept: a
+// million paths cost no string headers and pin no caller's buffers).
+// Every path has its place in the byte arena data. An ASCII path (the
+// usual case; rune index = byte offset) is its folded bytes there, then
+// its rune classes, then, only when it has capitals, the path as given:
+// a path without capitals is its own folded bytes. Any other path is its
+// bytes there, and is decoded into the rune arenas with each rune's byte
+// offset.
 type index struct {
-	paths []string
-	ents  []entry
+	ents []entry
+	data []byte
 
-	fold  []byte  // ASCII paths: lower-cased bytes
-	cls   []uint8 // ASCII paths: rune classes
-	rorig []rune  // other paths: original runes
-	rfold []rune  // other paths: runes as a fuzzy term reads them (fuzzyFold, normalized)
-	rcls  []uint8 // other paths: rune classes
-	roff  []int32 // other paths: byte offset of each rune
+	rstart []int32 // other paths: first rune in the rune arenas, by path (nil while there are none)
+	rorig  []rune  // other paths: original runes
+	rfold  []rune  // other paths: runes as a fuzzy term reads them (fuzzyFold, normalized)
+	rcls   []uint8 // other paths: rune classes
+	roff   []int32 // other paths: byte offset of each rune
 }
 
 // entry locates one path in the arenas.
 type entry struct {
 	mask  uint64 // runeMask of the folded path
-	start int32  // first rune in the arena
+	start int32  // the path's first byte in data
 	n     int32  // runes
 	bytes int32  // bytes (sahilm's unmatched term counts bytes)
 	base  uint16 // the base name's first rune, or noBase
 	ascii bool
+	caps  bool // ASCII with capitals: the path as given follows its classes
 }
 
 // noBase marks a base name past what entry.base holds.
 const noBase = math.MaxUint16
 
+// folded returns ASCII path e's folded bytes.
+func (x *index) folded(e *entry) []byte {
+	return x.data[e.start : e.start+e.n]
+}
+
+// classes returns ASCII path e's rune classes.
+func (x *index) classes(e *entry) []uint8 {
+	return x.data[e.start+e.n : e.start+2*e.n]
+}
+
+// text returns path e's bytes as given.
+func (x *index) text(e *entry) []byte {
+	switch {
+	case e.caps:
+		return x.data[e.start+2*e.n : e.start+3*e.n]
+	case e.ascii:
+		return x.data[e.start : e.start+e.n]
+	}
+	return x.data[e.start : e.start+e.bytes]
+}
+
+// bytesFor returns ASCII path e as a term of case mode sensitive reads it.
+func (x *index) bytesFor(e *entry, sensitive bool) []byte {
+	if sensitive {
+		return x.text(e)
+	}
+	return x.folded(e)
+}
+
+// path returns path j. The string shares the arena, which is never
+// written again once the index is published (table.go).
+func (x *index) path(j int) string {
+	t := x.text(&x.ents[j])
+	return unsafe.String(unsafe.SliceData(t), len(t))
+}
+
+// runeSpan returns where non-ASCII path j's runes lie in the rune arenas.
+func (x *index) runeSpan(j int) (a, b int32) {
+	a = x.rstart[j]
+	return a, a + x.ents[j].n
+}
+
 // baseOf returns the index of the first rune of path j's base name.
 func (x *index) baseOf(j int) int32 {
-	if b := x.ents[j].base; b != noBase {
-		return int32(b)
-	}
 	e := &x.ents[j]
-	if e.ascii {
-		return int32(strings.LastIndexByte(x.paths[j], '/') + 1)
+	if e.base != noBase {
+		return int32(e.base)
 	}
-	return int32(lastIndex(x.rorig[e.start:e.start+e.n], '/') + 1)
+	if e.ascii {
+		return int32(bytes.LastIndexByte(x.folded(e), '/') + 1)
+	}
+	a, b := x.runeSpan(j)
+	return int32(lastIndex(x.rorig[a:b], '/') + 1)
 }
 
 // baseField is the entry.base of a base name starting at rune i.
@@ -62,72 +112,117 @@ func baseField(i int) uint16 {
 // indexChunk is how many paths one worker prepares at a time in newIndex.
 const indexChunk = 4096
 
-// newIndex prepares paths; it does not copy the strings. ASCII paths are
-// prepared in parallel, each at its own place in the byte arenas (the sum
-// of the lengths before it, so a non-ASCII path leaves a hole), and the
-// rare others afterwards, in order.
+// newIndex prepares paths, copying them, in an arena of its own.
 func newIndex(paths []string) *index {
-	x := &index{paths: paths, ents: make([]entry, len(paths))}
-	total := 0
-	for i, p := range paths {
-		x.ents[i].start = int32(total)
-		total += len(p)
-	}
-	x.fold, x.cls = make([]byte, total), make([]uint8, total)
+	x, size := placed(paths)
+	x.fill(paths, make([]byte, size))
+	return x
+}
+
+// placed returns an index of paths with every path given its place
+// (placeAll) but no arena yet, and the size of that arena.
+func placed(paths []string) (*index, int32) {
+	x := &index{ents: make([]entry, len(paths))}
+	return x, x.placeAll(0, paths, 0)
+}
+
+// fill prepares paths, which x placed, in data, the arena of the size
+// placed gave: ASCII paths in parallel, each at its own place, and the
+// rare others afterwards, in order.
+func (x *index) fill(paths []string, data []byte) {
+	x.data = data
 	chunks := (len(paths) + indexChunk - 1) / indexChunk
 	others := make([][]int, chunks)
 	forChunks(chunks, func(c int) {
 		for i := c * indexChunk; i < min((c+1)*indexChunk, len(paths)); i++ {
-			if !x.prepareASCII(i, x.ents[i].start, paths[i]) {
+			if !x.ents[i].ascii {
 				others[c] = append(others[c], i)
+				continue
 			}
+			x.prepareASCII(i, paths[i])
 		}
 	})
 	for _, is := range others {
 		for _, i := range is {
-			x.ents[i] = x.addRunes(paths[i])
+			x.addRunes(i, paths[i])
 		}
 	}
-	return x
+}
+
+// placeAll gives paths, as paths from, their places in data from start
+// on (shape and start of their entries) and returns where the last ends.
+func (x *index) placeAll(from int, paths []string, start int32) int32 {
+	for k, p := range paths {
+		caps, ascii := shape(p)
+		x.ents[from+k] = entry{start: start, ascii: ascii, caps: caps}
+		switch n := int32(len(p)); {
+		case caps:
+			start += 3 * n
+		case ascii:
+			start += 2 * n
+		default:
+			start += n
+		}
+	}
+	return start
+}
+
+// shape reports whether p is ASCII with capitals (A-Z) and whether it is
+// ASCII, eight bytes at a time.
+func shape(p string) (caps, ascii bool) {
+	b := bytesOf(p)
+	var high, upper uint64
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
+		high |= x
+		h := x & low7s // foldASCII's test for A..Z
+		upper |= (h + (0x80-'A')*lsbs) &^ (h + (0x7f-'Z')*lsbs)
+	}
+	for ; i < len(p); i++ {
+		high |= uint64(p[i])
+		if 'A' <= p[i] && p[i] <= 'Z' {
+			upper |= 0x80
+		}
+	}
+	ascii = high&(0x80*lsbs) == 0
+	return ascii && upper&(0x80*lsbs) != 0, ascii
 }
 
 // reset makes x an index of paths, reusing its arenas: for one-shot
 // rankings that prepare one chunk after another (Filter).
 func (x *index) reset(paths []string) {
-	total := 0
-	for _, p := range paths {
-		total += len(p)
-	}
-	x.paths = paths
 	x.ents = slices.Grow(x.ents[:0], len(paths))[:len(paths)]
-	x.fold = slices.Grow(x.fold[:0], total)[:total]
-	x.cls = slices.Grow(x.cls[:0], total)[:total]
+	total := int(x.placeAll(0, paths, 0))
+	x.data = slices.Grow(x.data[:0], total)[:total]
+	if x.rstart != nil {
+		x.rstart = slices.Grow(x.rstart[:0], len(paths))[:len(paths)]
+	}
 	x.rorig, x.rfold, x.rcls, x.roff = x.rorig[:0], x.rfold[:0], x.rcls[:0], x.roff[:0]
-	start := int32(0)
 	for i, p := range paths {
-		x.prepare(i, start, p)
-		start += int32(len(p))
+		x.prepare(i, p)
 	}
 }
 
-// prepare prepares path p as path i, its ASCII bytes at start in the
-// byte arenas.
-func (x *index) prepare(i int, start int32, p string) {
-	if !x.prepareASCII(i, start, p) {
-		x.ents[i] = x.addRunes(p)
+// prepare prepares path p as path i, at the place placeAll gave it.
+func (x *index) prepare(i int, p string) {
+	if x.ents[i].ascii {
+		x.prepareASCII(i, p)
+	} else {
+		x.addRunes(i, p)
 	}
 }
 
-// prepareASCII prepares path p as path i at start in the byte arenas and
-// reports true, or reports false when p is not ASCII.
-func (x *index) prepareASCII(i int, start int32, p string) bool {
-	a, b := int(start), int(start)+len(p)
-	mask, ok := prepareASCII(x.fold[a:b], x.cls[a:b], p)
-	if ok {
-		base := baseField(strings.LastIndexByte(p, '/') + 1)
-		x.ents[i] = entry{mask: mask, start: start, n: int32(len(p)), bytes: int32(len(p)), base: base, ascii: true}
+// prepareASCII prepares ASCII path p as path i at its place in data.
+func (x *index) prepareASCII(i int, p string) {
+	e := &x.ents[i]
+	n := int32(len(p))
+	e.n, e.bytes = n, n
+	mask, _ := prepareASCII(x.folded(e), x.classes(e), p)
+	e.mask, e.base = mask, baseField(strings.LastIndexByte(p, '/')+1)
+	if e.caps {
+		copy(x.text(e), p)
 	}
-	return ok
 }
 
 // forChunks runs work(c) for every chunk c, on as many goroutines as
@@ -293,17 +388,25 @@ func foldASCII(fold []byte, p string) bool {
 	return high&(0x80*lsbs) == 0
 }
 
-func (x *index) addRunes(p string) entry {
-	e := entry{start: int32(len(x.rorig)), bytes: int32(len(p))}
+// addRunes prepares non-ASCII path p as path i: its bytes at its place
+// in data, its runes at the end of the rune arenas.
+func (x *index) addRunes(i int, p string) {
+	e := &x.ents[i]
+	e.bytes = int32(len(p))
+	copy(x.text(e), p)
+	if x.rstart == nil {
+		x.rstart = make([]int32, len(x.ents))
+	}
+	start := int32(len(x.rorig))
+	x.rstart[i] = start
 	for off, r := range p {
 		x.rorig, x.rfold = append(x.rorig, r), append(x.rfold, normalizeRune(fuzzyFold(r)))
 		x.roff = append(x.roff, int32(off))
 		e.mask |= foldMask(r)
 	}
-	e.n = int32(len(x.rorig)) - e.start
-	e.base = baseField(lastIndex(x.rorig[e.start:], '/') + 1)
-	x.rcls = appendClasses(x.rcls, x.rorig[e.start:])
-	return e
+	e.n = int32(len(x.rorig)) - start
+	e.base = baseField(lastIndex(x.rorig[start:], '/') + 1)
+	x.rcls = appendClasses(x.rcls, x.rorig[start:])
 }
 
 // baseStart is the rune index where the base name starts: after the last

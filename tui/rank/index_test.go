@@ -46,26 +46,32 @@ func foldBytes(p string) []byte {
 	return b
 }
 
-// TestNewIndexMixed checks that ASCII and other paths, on several
-// workers, land where their entries say.
+// TestNewIndexMixed checks that ASCII paths with and without capitals
+// and other paths, on several workers, land where their entries say.
 func TestNewIndexMixed(t *testing.T) {
 	var paths []string
 	for i := range 3 * indexChunk {
-		if i%97 == 0 {
+		switch {
+		case i%97 == 0:
 			paths = append(paths, "dir/ünïcode"+string(rune('a'+i%26)))
-		} else {
+		case i%5 == 0:
+			paths = append(paths, "Dir/"+pathgen.Paths(1, uint64(i))[0]+"X")
+		default:
 			paths = append(paths, pathgen.Paths(1, uint64(i))[0])
 		}
 	}
 	x := newIndex(paths)
 	for i, p := range paths {
 		e := x.ents[i]
+		if got := x.path(i); got != p {
+			t.Fatalf("%d: path %q of %q", i, got, p)
+		}
 		if e.ascii {
-			if got := string(x.fold[e.start : e.start+e.n]); got != string(foldBytes(p)) {
+			if got := string(x.folded(&e)); got != string(foldBytes(p)) {
 				t.Fatalf("%d: fold %q of %q", i, got, p)
 			}
-		} else if got := string(x.rorig[e.start : e.start+e.n]); got != p {
-			t.Fatalf("%d: runes %q of %q", i, got, p)
+		} else if a, b := x.runeSpan(i); string(x.rorig[a:b]) != p {
+			t.Fatalf("%d: runes %q of %q", i, string(x.rorig[a:b]), p)
 		}
 	}
 }

@@ -30,16 +30,13 @@ func (x *index) view(s *scratch, p *pattern, j int, v *view) bool {
 	if e.mask&p.mask != p.mask || e.ascii && p.bytes == nil {
 		return false
 	}
-	a, b := e.start, e.start+e.n
 	v.bytes = e.bytes
-	switch {
-	case e.ascii && p.sensitive:
-		v.b, v.r, v.cls, v.off = bytesOf(x.paths[j]), nil, x.cls[a:b], nil
-	case e.ascii:
-		v.b, v.r, v.cls, v.off = x.fold[a:b], nil, x.cls[a:b], nil
-	default:
-		v.b, v.r, v.cls, v.off = nil, x.runesFor(s, p, j), x.rcls[a:b], x.roff[a:b]
+	if e.ascii {
+		v.b, v.r, v.cls, v.off = x.bytesFor(e, p.sensitive), nil, x.classes(e), nil
+		return true
 	}
+	a, b := x.runeSpan(j)
+	v.b, v.r, v.cls, v.off = nil, x.runesFor(s, p, j), x.rcls[a:b], x.roff[a:b]
 	return true
 }
 
@@ -197,10 +194,7 @@ func (x *index) lastASCII(p *pattern, i int, e *entry, prev *row, g *segment) (i
 	if e.mask&p.mask != p.mask {
 		return noMatch, 0
 	}
-	t := x.fold[e.start : e.start+e.n]
-	if p.sensitive {
-		t = bytesOf(x.paths[i])
-	}
+	t := x.bytesFor(e, p.sensitive)
 	from := 0
 	if prev != nil {
 		from = int(prev.pos[0]) + 1
@@ -212,7 +206,7 @@ func (x *index) lastASCII(p *pattern, i int, e *entry, prev *row, g *segment) (i
 		return noMatch, 0
 	}
 	g.v0, g.v1 = extend32(g.v0, a+n), extend32(g.v1, a+n)
-	cls := x.cls[e.start : e.start+e.n]
+	cls := x.classes(e)
 	var best int32
 	if prev == nil {
 		bonus := &inBaseBonus
@@ -274,14 +268,16 @@ func subsequence(t, q []byte) bool {
 // positions converts the rune indices left in s.pos by a traced score of
 // path i to byte offsets.
 func (x *index) positions(s *scratch, i int) []int {
-	e := &x.ents[i]
 	pos := make([]int, len(s.pos))
-	for k, r := range s.pos {
-		if e.ascii {
+	if x.ents[i].ascii {
+		for k, r := range s.pos {
 			pos[k] = int(r)
-		} else {
-			pos[k] = int(x.roff[e.start+r])
 		}
+		return pos
+	}
+	a, _ := x.runeSpan(i)
+	for k, r := range s.pos {
+		pos[k] = int(x.roff[a+r])
 	}
 	return pos
 }

@@ -55,6 +55,33 @@ func getHits(n int) []hit {
 	return make([]hit, 0, 1<<min(c, 62))
 }
 
+// fitSlack is how much room beyond twice its length a kept buffer may
+// have before fit gives it back for a smaller one.
+const fitSlack = 64
+
+// fit gives g's buffers back for ones of their size when they are mostly
+// empty. A scan sizes a segment for every path of its block to match;
+// a selective query keeps a few, and its cached set would hold the room
+// of all: 64 KiB a block, 64 MB for a million paths, for each query.
+func (g *segment) fit() {
+	g.hits = fitBuffer(g.hits, putHits)
+	g.pos, g.v0, g.v1 = fitBuffer(g.pos, putInts), fitBuffer(g.v0, putInts), fitBuffer(g.v1, putInts)
+	g.rest, g.gain = fitBuffer(g.rest, putInts), fitBuffer(g.gain, putInts)
+}
+
+// fitBuffer returns b, or a copy of it of its own size when b's room is
+// more than twice its length and fitSlack, giving b back with put. A nil
+// b stays nil (rows dropped); an empty one becomes empty, not nil.
+func fitBuffer[E any](b []E, put func([]E)) []E {
+	if b == nil || cap(b) <= 2*len(b)+fitSlack {
+		return b
+	}
+	c := make([]E, len(b))
+	copy(c, b)
+	put(b)
+	return c
+}
+
 // putInts recycles b, which nothing may use afterwards.
 func putInts(b []int32) {
 	if c := sizeClassOf(cap(b)); c >= 0 && c < poolClasses {

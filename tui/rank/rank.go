@@ -76,9 +76,10 @@ type Match struct {
 }
 
 // New prepares paths (slash-separated relative paths) for ranking, in
-// time linear in their total length. The slice must not be modified
-// afterwards; a new snapshot gets a new Ranker, more paths of the same
-// snapshot are given to Add.
+// time linear in their total length. The Ranker keeps its own copy of
+// them, so the caller may reuse the slice and drop the strings; a new
+// snapshot gets a new Ranker, more paths of the same snapshot are given
+// to Add.
 func New(paths []string) *Ranker {
 	r := &Ranker{cache: newQueryCache()}
 	r.tab.Store(newTable(paths))

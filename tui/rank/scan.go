@@ -191,7 +191,7 @@ func (r *Ranker) scanBlock(s *scratch, t *table, q *query, src *matchSet, pl *pl
 	if src != nil && c < len(src.segs) {
 		from = &src.segs[c]
 	}
-	lo, hi := max(covered-base, 0), len(x.paths)
+	lo, hi := max(covered-base, 0), len(x.ents)
 	n := max(hi-lo, 0)
 	if from != nil {
 		n += len(from.hits)
@@ -206,6 +206,7 @@ func (r *Ranker) scanBlock(s *scratch, t *table, q *query, src *matchSet, pl *pl
 	}
 	if lo < hi {
 		r.fresh(s, x, base, q, lo, hi, &g, h)
+		g.fit() // sized for every path of the block to match
 	}
 	return g
 }
@@ -285,11 +286,7 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 			r.try(s, x, base, pl, j, 0, 0, pp, g, h)
 			continue
 		}
-		t := x.fold[e.start : e.start+e.n]
-		if p.sensitive {
-			t = bytesOf(x.paths[j])
-		}
-		cls := x.cls[e.start : e.start+e.n]
+		t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 		if pp == nil { // a query of one rune: its row is not kept
 			r := x.firstRow(s, p, j)
 			if len(r.pos) > 0 {
@@ -313,10 +310,7 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 // and returns it with its best score (no cells: no occurrence).
 func (x *index) firstRow(s *scratch, p *pattern, j int) *scoredRow {
 	e := &x.ents[j]
-	t := x.fold[e.start : e.start+e.n]
-	if p.sensitive {
-		t = bytesOf(x.paths[j])
-	}
+	t := x.bytesFor(e, p.sensitive)
 	r := &s.first
 	r.pos = appendPositions(r.pos[:0], t, p.bytes[0], 0)
 	r.v0, r.v1 = grow(r.v0, len(r.pos)), grow(r.v1, len(r.pos))
@@ -324,7 +318,7 @@ func (x *index) firstRow(s *scratch, p *pattern, j int) *scoredRow {
 	if p.once {
 		bonus = &noBaseBonus
 	}
-	r.top = firstRowBest(r.pos, r.v0, r.v1, x.cls[e.start:e.start+e.n], bonus)
+	r.top = firstRowBest(r.pos, r.v0, r.v1, x.classes(e), bonus)
 	return r
 }
 

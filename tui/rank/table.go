@@ -30,29 +30,43 @@ func (t *table) block(i int) (*index, int) {
 // path returns path i.
 func (t *table) path(i int32) string {
 	x, j := t.block(int(i))
-	return x.paths[j]
+	return x.path(j)
 }
 
 // newTable prepares paths as full blocks (and a partial last one), on
-// every core. The blocks share the caller's slice, capped, so that no
-// later append writes into it.
+// every core. The blocks copy the paths. The full blocks share one arena:
+// one allocation rounded up to whole pages instead of one a block (which
+// cost 6 bytes a path). A partial last block has an arena of its own,
+// since the next Add replaces it with a copy: its room in a shared arena
+// would stay pinned by the others.
 func newTable(paths []string) *table {
 	t := &table{blocks: make([]*index, (len(paths)+chunkSize-1)/chunkSize), n: len(paths)}
+	span := func(c int) []string { return paths[c*chunkSize : min((c+1)*chunkSize, len(paths))] }
+	sizes := make([]int32, len(t.blocks))
+	forChunks(len(t.blocks), func(c int) { t.blocks[c], sizes[c] = placed(span(c)) })
+	full := len(paths) / chunkSize
+	at := make([]int, full+1)
+	for c := range full {
+		at[c+1] = at[c] + int(sizes[c])
+	}
+	arena := make([]byte, at[full])
 	forChunks(len(t.blocks), func(c int) {
-		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(paths))
-		t.blocks[c] = newIndex(paths[lo:hi:hi])
+		if c < full {
+			t.blocks[c].fill(span(c), arena[at[c]:at[c+1]:at[c+1]])
+		} else {
+			t.blocks[c].fill(span(c), make([]byte, sizes[c]))
+		}
 	})
 	return t
 }
 
-// with returns a new table holding t's paths and then a copy of paths.
+// with returns a new table holding t's paths and then paths.
 // t is not modified: its last block, when partial, is replaced by a copy
 // filled up with the first of paths.
 func (t *table) with(paths []string) *table {
 	if len(paths) == 0 {
 		return t
 	}
-	paths = slices.Clone(paths)
 	out := &table{n: t.n + len(paths)}
 	out.blocks = make([]*index, len(t.blocks), (out.n+chunkSize-1)/chunkSize)
 	copy(out.blocks, t.blocks)
@@ -66,27 +80,22 @@ func (t *table) with(paths []string) *table {
 	return out
 }
 
-// with returns a new index holding x's paths and then paths (all ASCII
-// paths' arenas copied, the new ones prepared); x is not modified.
+// with returns a new index holding x's paths and then paths (x's arenas
+// copied, the new paths prepared); x is not modified.
 func (x *index) with(paths []string) *index {
-	all := make([]string, 0, len(x.paths)+len(paths))
-	all = append(append(all, x.paths...), paths...)
+	n := len(x.ents)
 	y := &index{
-		paths: all,
 		ents:  append(slices.Clip(x.ents), make([]entry, len(paths))...),
 		rorig: slices.Clip(x.rorig), rfold: slices.Clip(x.rfold),
 		rcls: slices.Clip(x.rcls), roff: slices.Clip(x.roff),
 	}
-	start := len(x.fold)
-	total := start
-	for _, p := range paths {
-		total += len(p)
+	if x.rstart != nil {
+		y.rstart = append(slices.Clip(x.rstart), make([]int32, len(paths))...)
 	}
-	y.fold = append(make([]byte, 0, total), x.fold...)[:total]
-	y.cls = append(make([]uint8, 0, total), x.cls...)[:total]
+	total := int(y.placeAll(n, paths, int32(len(x.data))))
+	y.data = append(make([]byte, 0, total), x.data...)[:total]
 	for k, p := range paths {
-		y.prepare(len(x.paths)+k, int32(start), p)
-		start += len(p)
+		y.prepare(n+k, p)
 	}
 	return y
 }

@@ -73,8 +73,7 @@ func foldRunes(buf, rs []rune, fuzzy, sensitive, normalize bool) []rune {
 
 // runesFor returns the runes of non-ASCII path j as term p reads them.
 func (x *index) runesFor(s *scratch, p *pattern, j int) []rune {
-	e := &x.ents[j]
-	a, b := e.start, e.start+e.n
+	a, b := x.runeSpan(j)
 	switch fuzzy := p.Kind == Fuzzy; {
 	case p.sensitive && !p.Normalize:
 		return x.rorig[a:b]
@@ -134,13 +133,13 @@ func (x *index) exact(s *scratch, p *pattern, j int, tr traceMode) (w, n int32, 
 	var off []int32
 	var text []rune
 	var bs []byte
+	var a int32
 	if e.ascii {
-		cls, bs = x.cls[e.start:e.start+e.n], x.fold[e.start:e.start+e.n]
-		if p.sensitive {
-			bs = bytesOf(x.paths[j])
-		}
+		cls, bs = x.classes(e), x.bytesFor(e, p.sensitive)
 	} else {
-		cls, off, text = x.rcls[e.start:e.start+e.n], x.roff[e.start:e.start+e.n], x.runesFor(s, p, j)
+		var b int32
+		a, b = x.runeSpan(j)
+		cls, off, text = x.rcls[a:b], x.roff[a:b], x.runesFor(s, p, j)
 	}
 	size, m := int(e.n), len(p.runes)
 	if m > size {
@@ -148,9 +147,9 @@ func (x *index) exact(s *scratch, p *pattern, j int, tr traceMode) (w, n int32, 
 	}
 	orig := func(i int) rune { // the path's rune i as written
 		if e.ascii {
-			return rune(x.paths[j][i])
+			return rune(x.text(e)[i])
 		}
-		return x.rorig[int(e.start)+i]
+		return x.rorig[int(a)+i]
 	}
 	lo, hi, ok := p.starts(size, orig)
 	if !ok {
