@@ -13,6 +13,8 @@
 #   fdfind --type f -H . | fzf   the same fzf fed by fd: "N/N".
 # fzf is built from its Go module at the newest version the module proxy
 # serves, into a temporary GOBIN ($SCOUT_BENCH_FZF names another instead).
+# $SCOUT_BENCH_BASE names another scout binary (say, main's) to run as a
+# fourth command, "scout base", for a before/after in the same run.
 # Wall time only (the poll adds the same few milliseconds to every side);
 # medians and minimums over the rounds.
 #
@@ -48,6 +50,12 @@ tmux -L "$sock" -f /dev/null new-session -d -s bench -x 120 -y 40 cat
 set -- "scout#$out/scout#$nscout files" \
 	"fzf#$fzf#$nfd/$nfd" \
 	"fd | fzf#fdfind --type f -H . | $fzf#$nfd/$nfd"
+names="scout;fzf;fd | fzf"
+if [ -n "${SCOUT_BENCH_BASE:-}" ]; then
+	set -- "$@" "scout base#$SCOUT_BENCH_BASE#$nscout files"
+	names="$names;scout base"
+fi
+ncmd=$#
 
 # once NAME COMMAND MARKER prints NAME and the milliseconds from opening
 # the window to the first screen holding MARKER (or "timeout" after 60 s).
@@ -70,8 +78,8 @@ once() {
 r=0
 while [ "$r" -lt "$rounds" ]; do
 	i=0
-	while [ "$i" -lt 3 ]; do
-		k=$(( (r + i) % 3 + 1 ))
+	while [ "$i" -lt "$ncmd" ]; do
+		k=$(( (r + i) % ncmd + 1 ))
 		eval "c=\${$k}"
 		name=${c%%#*}
 		rest=${c#*#}
@@ -82,7 +90,7 @@ while [ "$r" -lt "$rounds" ]; do
 done
 
 echo "launch to the complete count, $rounds rounds (ms): min / median"
-for name in "scout" "fzf" "fd | fzf"; do
+echo "$names" | tr ';' '\n' | while read -r name; do
 	awk -F'\t' -v n="$name" '$1 == n && $2 != "timeout" { print $2 }' "$work/times" | sort -n >"$work/one"
 	n=$(wc -l <"$work/one")
 	if [ "$n" -eq 0 ]; then

@@ -102,14 +102,22 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 	}
 	var res tui.Outcome
 	if lines {
-		res, err = runOnTTY(height, func(diags *bridge.Diagnostics, _ string) (tui.Model, func(), error) {
+		diags, _ := newDiagnostics()
+		res, err = runOnTTY(height, func() (tui.Model, func(), error) {
 			lazy := linesBackend(diags)
 			return linesPicker(lazy, f, diags), func() { lazy.Close() }, nil
 		})
 	} else {
-		res, err = runTUI(tab, tabCapabilities[tab], height, func(client *rpcclient.Client, home string) []tui.Page {
-			page := files.New(files.Options{Backend: client, Query: f.query, Multi: f.multi, Dirs: f.dirs, MaxIndexed: ceiling})
-			return pickerPages(client, page, home)
+		// The walk follows a truncated snapshot at once unless the
+		// ceiling forbids it or a query's first ranking goes first
+		// (tui/files' followIndex).
+		early := launchFiles | launchIndex
+		if ceiling < 0 || f.query != "" {
+			early = launchFiles
+		}
+		res, err = runTUI(tab, tabCapabilities[tab], height, early, func(b bridge.Backend, home string) []tui.Page {
+			page := files.New(files.Options{Backend: b, Query: f.query, Multi: f.multi, Dirs: f.dirs, MaxIndexed: ceiling})
+			return pickerPages(b, page, home)
 		})
 	}
 	if err != nil {
@@ -121,37 +129,59 @@ func runPicker(cmd *cobra.Command, tab int, f pickFlags) error {
 // runTUI runs a picker of the pages made for the backend it starts
 // (needing caps besides bridge.Required) and its home ("" when unknown),
 // opened on tab, drawn on the terminal in height; the backend is stopped
-// and the terminal closed when it returns.
-func runTUI(tab int, caps []string, height tui.Height, pages func(client *rpcclient.Client, home string) []tui.Page) (tui.Outcome, error) {
-	return runOnTTY(height, func(diags *bridge.Diagnostics, home string) (tui.Model, func(), error) {
-		required, optional := bridge.Negotiation(caps)
-		client, stop, err := startBackend(required, optional, diags)
+// and the terminal closed when it returns. The backend child is started
+// first, before the terminal is opened, and early says what is asked of
+// it the moment it is initialized (launch.go).
+func runTUI(tab int, caps []string, height tui.Height, early launchCalls, pages func(b bridge.Backend, home string) []tui.Page) (tui.Outcome, error) {
+	diags, home := newDiagnostics()
+	required, optional := bridge.Negotiation(caps)
+	l := launchBackend(required, optional, diags, early&launchFiles != 0, early&launchIndex != 0)
+	built := false
+	res, err := runOnTTY(height, func() (tui.Model, func(), error) {
+		built = true
+		b, stop, err := l.wait()
 		if err != nil {
 			return tui.Model{}, nil, err
 		}
-		return tui.New(tui.Options{Backend: client, Active: tab, Pages: pages(client, home), Diagnostics: diags}), stop, nil
+		return tui.New(tui.Options{Backend: b, Active: tab, Pages: pages(b, home), Diagnostics: diags}), stop, nil
 	})
+	if !built { // no terminal: the child started for nothing
+		if _, stop, err := l.wait(); err == nil {
+			stop()
+		}
+	}
+	return res, err
 }
 
-// runOnTTY opens the terminal, builds the model (with the diagnostics
-// its backend writes to and the backend's home), runs it in height and
-// calls the model's stop when it ends.
-func runOnTTY(height tui.Height, build func(diags *bridge.Diagnostics, home string) (tui.Model, func(), error)) (tui.Outcome, error) {
+// newDiagnostics are the diagnostics a picker's backend writes to, naming
+// the files of the backend's home (the child's, from the same
+// environment; "" when unknown), and that home.
+func newDiagnostics() (*bridge.Diagnostics, string) {
+	diags := bridge.NewDiagnostics()
+	home, _ := config.HomeDir(os.Getenv)
+	diags.NameFilesIn(home)
+	return diags, home
+}
+
+// runOnTTY opens the terminal, builds the model, runs it in height and
+// calls the model's stop when it ends. The terminal's colours are
+// detected while the model is built (in tmux, detecting runs `tmux
+// info`).
+func runOnTTY(height tui.Height, build func() (tui.Model, func(), error)) (tui.Outcome, error) {
 	in, out, err := tea.OpenTTY()
 	if err != nil {
 		return tui.Outcome{}, errors.New("cannot open the terminal (/dev/tty); the picker needs one")
 	}
 	defer in.Close()
 	defer out.Close()
-	diags := bridge.NewDiagnostics()
-	home, _ := config.HomeDir(os.Getenv) // the child's, from the same environment
-	diags.NameFilesIn(home)
-	m, stop, err := build(diags, home)
+	profile := make(chan colorprofile.Profile, 1)
+	go func() { profile <- colorProfile(out) }()
+	m, stop, err := build()
 	if err != nil {
 		return tui.Outcome{}, err
 	}
 	defer stop()
-	opts := []tea.ProgramOption{tea.WithColorProfile(colorProfile(out))}
+	opts := []tea.ProgramOption{tea.WithColorProfile(<-profile)}
 	if os.Getenv(debugPanicEnv) == "1" {
 		opts = append(opts, tea.WithFilter(panicOnCtrlBracket))
 	}
@@ -162,7 +192,7 @@ func runOnTTY(height tui.Height, build func(diags *bridge.Diagnostics, home stri
 // Sessions and Providers served by client, whose backend home is home (""
 // when unknown; the Providers page names its config.toml). `scout demo`
 // shows the same tabs.
-func pickerPages(client *rpcclient.Client, filesPage tui.Page, home string) []tui.Page {
+func pickerPages(client bridge.Backend, filesPage tui.Page, home string) []tui.Page {
 	configFile := ""
 	if home != "" {
 		configFile = filepath.Join(home, config.UserFile)

@@ -58,7 +58,7 @@ func newSessionsCmd() *cobra.Command {
 // pickSession runs a picker of sessions alone and returns the agent and
 // id of the session it opened; ok is false when none was.
 func pickSession() (agent, id string, err error) {
-	res, err := runTUI(0, bridge.Sessions, tui.Height{}, func(client *rpcclient.Client, _ string) []tui.Page {
+	res, err := runTUI(0, bridge.Sessions, tui.Height{}, 0, func(client bridge.Backend, _ string) []tui.Page {
 		return []tui.Page{sessions.New(sessions.Options{Backend: client})}
 	})
 	switch {

@@ -5,6 +5,12 @@
 // sequences, opened and closed within the line, so a pane can cut,
 // scroll and frame lines one by one.
 //
+// The lexers are chroma's, every one of them, through a registry of our
+// own (internal/lexers) that is built on first use: chroma's lexers
+// package builds its registry at every process start, and every scout
+// process would pay for it, the backend child and `scout filter`, which
+// never highlight (docs/performance.md).
+//
 // Highlighting is bounded. The caller passes lines already cut to a width
 // it will show (Cut), so a 64 KiB minified line costs no more than a short
 // one; the text is the head of the file the preview read; and the work
@@ -21,7 +27,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/scoutdev/scout/tui/highlight/internal/lexers"
 )
 
 // MaxLineBytes is what Cut keeps of a line: far more than any pane is
@@ -58,16 +65,16 @@ func Lines(ctx context.Context, name string, lines []string, dark bool) (out []s
 	if lexer == nil || len(lines) == 0 {
 		return lines, nil
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, strings.Join(lines, "\n"))
-	if err != nil {
-		return lines, nil // a lexer that cannot start: shown plain
-	}
 	defer func() {
-		// chroma's iterators report their failures by panicking.
+		// chroma's lexers and iterators report their failures by panicking.
 		if r := recover(); r != nil {
 			out, err = lines, nil
 		}
 	}()
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, strings.Join(lines, "\n"))
+	if err != nil {
+		return lines, nil // a lexer that cannot start: shown plain
+	}
 	return emit(ctx, it, paletteFor(dark), len(lines))
 }
 

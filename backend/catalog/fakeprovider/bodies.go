@@ -23,8 +23,8 @@ func Models(ids ...string) []Model {
 
 // Numbered is n models "model-0000", "model-0001", ...
 func Numbered(n int) []Model {
-	// One string holds every id and name (TooMany is built at every scout
-	// start: with a string per name it was most of the start's work).
+	// One string holds every id and name (a string per name was most of
+	// the work when TooMany was built at every scout start).
 	b := make([]byte, 0, 24*n)
 	ends := make([]int, 0, 2*n)
 	for i := range n {
@@ -62,7 +62,7 @@ var (
 	// Oversized is a valid list padded past 2 MiB.
 	Oversized = Scenario{Oversize: 2<<20 + 1024}
 	// TooMany lists 2,049 models.
-	TooMany = Scenario{Models: Numbered(2049)}
+	TooMany = Scenario{Numbered: 2049}
 	// CrossOrigin redirects to another port.
 	CrossOrigin = Scenario{RedirectCrossOrigin: true}
 )
@@ -82,6 +82,9 @@ func Enrichment(doc string) Scenario { return Scenario{Body: []byte(doc)} }
 
 // listBody encodes the scenario's models for the endpoint asked.
 func listBody(r *http.Request, rest string, sc Scenario) ([]byte, error) {
+	if sc.Models == nil && sc.Numbered > 0 {
+		sc.Models = Numbered(sc.Numbered)
+	}
 	switch {
 	case rest == "/api/tags":
 		return ollamaBody(sc), nil

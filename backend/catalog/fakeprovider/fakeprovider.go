@@ -43,6 +43,11 @@ type Model struct {
 type Scenario struct {
 	// Models are listed on success.
 	Models []Model
+	// Numbered, when positive and Models is nil, lists that many
+	// Numbered models, made when a list is answered (TooMany's 2,049
+	// would otherwise be made at every scout start: `scout demo` links
+	// this package).
+	Numbered int
 	// Key, when set, is required (401 otherwise).
 	Key string
 	// Status, when not 0 or 200, is answered instead of the list.

@@ -1,0 +1,144 @@
+// Package lexers is chroma's lexers package (github.com/alecthomas/chroma/v2
+// /lexers, MIT licence: LICENSE) with a registry that costs nothing at
+// process start. chroma's registry is a package variable whose initializer
+// parses the configuration of every one of its ~280 embedded XML lexers and
+// compiles their content analysers: 20 to 50 ms in every scout process,
+// the backend child and `scout filter` included, which never highlight.
+//
+// Here the XML lexers' configurations are a Go table (lexer_table.go), the
+// registry is built from it on the first Match or Get, and a lexer's rules
+// are read from its XML file when it first tokenises, as chroma does. The
+// lexers chroma writes in Go are the same files, copied. Everything but
+// this file is written by genlexers (go generate), from the chroma version
+// go.mod requires; the choice of lexer for a file name is chroma's own
+// (LexerRegistry.Match over the same lexers, registered in the same
+// order), which tui/highlight's tests check against chroma's registry.
+//
+// Content analysis (chroma's Analyse) is not offered: scout chooses a
+// lexer by the file's name only.
+package lexers
+
+//go:generate go run ../genlexers -o .
+
+import (
+	"embed"
+	"encoding/xml"
+	"sort"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+)
+
+// embedded holds chroma's XML lexers, copied by genlexers.
+//
+//go:embed embedded
+var embedded embed.FS
+
+// xmlLexer is one of chroma's XML lexers: its file under embedded/ and its
+// configuration as chroma reads it.
+type xmlLexer struct {
+	file   string
+	config chroma.Config
+}
+
+// goLexers are the lexers written in Go, in the order their package
+// variables register them. That order is chroma's because the files are
+// laid out as chroma's: every variable that calls Register depends on
+// goLexers, in this file, named as the file of chroma's registry variable,
+// and some on xmlLexers (lexer_table.go, just before it), so Go
+// initializes them after these in their files' order, as chroma does
+// after its registry (the Go specification's package initialization;
+// tui/highlight's TestRegistryIsChromas checks the order).
+var goLexers []chroma.Lexer
+
+// Register adds a lexer written in Go to the registry built on first use
+// and returns it (chroma's lexers.Register, for the copied files).
+func Register(lexer chroma.Lexer) chroma.Lexer {
+	goLexers = append(goLexers, lexer)
+	return lexer
+}
+
+// registry is chroma's registry of every lexer, built on first use: the XML
+// lexers in their files' order, then those written in Go, which replace an
+// XML lexer of the same name, as in chroma's own.
+var registry = sync.OnceValue(func() *chroma.LexerRegistry {
+	reg := chroma.NewLexerRegistry()
+	for i := range xmlLexers {
+		x := &xmlLexers[i]
+		reg.Register(chroma.MustNewLexer(&x.config, x.rules))
+	}
+	for _, l := range goLexers {
+		reg.Register(l)
+	}
+	return reg
+})
+
+// xmlLexerParts are the configuration (a copy of the table's) and rules
+// of the XML lexer in file, for chroma.MustNewLexer: the copied files'
+// lexers made at init from an XML file (genlexers rewrites their
+// MustNewXMLLexer calls), at the cost of a table look-up.
+func xmlLexerParts(file string) (*chroma.Config, func() chroma.Rules) {
+	i := sort.Search(len(xmlLexers), func(i int) bool { return xmlLexers[i].file >= file })
+	if i == len(xmlLexers) || xmlLexers[i].file != file {
+		panic("lexers: no XML lexer " + file) // a build's mistake
+	}
+	x := &xmlLexers[i]
+	config := x.config
+	return &config, x.rules
+}
+
+// remapLater is chroma.TypeRemappingLexer built on first use: its look-up
+// table of every remapped word (the Lisps' builtins, a few hundred each)
+// was most of what this package built at every start.
+type remapLater struct {
+	chroma.Lexer // the lexer remapped: its Config, registry and analyser
+	mapping      chroma.TypeMapping
+	once         sync.Once
+	remapped     chroma.Lexer
+}
+
+// typeRemappingLexer is chroma.TypeRemappingLexer(lexer, mapping), built
+// when it first tokenises (genlexers rewrites the copied files' calls).
+func typeRemappingLexer(lexer chroma.Lexer, mapping chroma.TypeMapping) chroma.Lexer {
+	return &remapLater{Lexer: lexer, mapping: mapping}
+}
+
+// Tokenise implements chroma.Lexer.
+func (r *remapLater) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	r.once.Do(func() { r.remapped = chroma.TypeRemappingLexer(r.Lexer, r.mapping) })
+	return r.remapped.Tokenise(options, text)
+}
+
+// rules reads the lexer's rules from its XML file, as chroma's XML lexers
+// do on first use. The files are part of the binary: a failure is a
+// build's mistake, and chroma's lexers report theirs by panicking.
+func (x *xmlLexer) rules() chroma.Rules {
+	f, err := embedded.Open("embedded/" + x.file)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	var lexer struct {
+		chroma.Config
+		Rules chroma.Rules `xml:"rules"`
+	}
+	if err := xml.NewDecoder(f).Decode(&lexer); err != nil {
+		panic(err)
+	}
+	return lexer.Rules
+}
+
+// All is every registered lexer (chroma's GlobalLexerRegistry.Lexers).
+func All() chroma.Lexers { return registry().Lexers }
+
+// Get is the lexer called name (by name or alias, as chroma's lexers.Get),
+// or nil.
+func Get(name string) chroma.Lexer { return registry().Get(name) }
+
+// Match is the lexer for a file called filename (chroma's lexers.Match), or
+// nil.
+func Match(filename string) chroma.Lexer { return registry().Match(filename) }
+
+// MatchMimeType is the lexer for a MIME type (chroma's lexers.MatchMimeType),
+// or nil.
+func MatchMimeType(mimeType string) chroma.Lexer { return registry().MatchMimeType(mimeType) }
