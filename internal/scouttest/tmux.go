@@ -130,8 +130,8 @@ func (x *Tmux) Screen(escapes bool) string {
 }
 
 // WaitScreen waits until cond holds for the plain screen and the screen
-// has settled (no output for 30 ms, or the same screen captured again
-// 30 ms later, so a frame caught half written is never returned), and
+// has settled (no output for 100 ms, or the same screen captured again
+// 100 ms later, so a frame caught half written is never returned), and
 // returns it. The screen is captured again only when the pane has written
 // something (the control client's %output), not on a clock.
 func (x *Tmux) WaitScreen(what string, cond func(screen string) bool) string {
@@ -174,8 +174,11 @@ func (x *Tmux) WaitScreenWithin(d time.Duration, what string, cond func(screen s
 
 const (
 	// settle is how long a screen must stay without output to count as
-	// settled.
-	settle = 30 * time.Millisecond
+	// settled. The polling harness's two captures 30 ms apart took 100 ms
+	// and more on a loaded machine (a tmux process each), and tests came
+	// to rely on that: with 30 ms, a ranking of the last keystroke still
+	// running was taken for the settled screen at load 15.
+	settle = 100 * time.Millisecond
 	// recheck bounds a wait for output: the screen is captured again
 	// after it even when no %output came (a resize, say, redraws
 	// without it).
