@@ -366,16 +366,15 @@ func TestIndexWholeTree(t *testing.T) {
 	if len(want) < bigTreeFiles {
 		t.Fatalf("the oracle sees %d files", len(want))
 	}
-	p := startIndex(t, dir, scouttest.Options{Unprivileged: true, Debug: true, Env: []string{"SCOUT_DEBUG_INDEX_STEP_MS=600000"}})
-	pages := walkIndex(t, p, dir)
-	entries := allEntries(pages)
+	walk := liftedWalk(t)
+	entries := allEntries(walk.pages)
 	checkWalkOrder(t, entries)
 	if got := filesOf(entries); !slices.Equal(got, want) {
 		missing, extra := diff(want, got), diff(got, want)
 		t.Fatalf("%d files, want %d; missing %.5q, extra %.5q", len(got), len(want), missing, extra)
 	}
 	words := map[string]int{}
-	for _, pg := range pages {
+	for _, pg := range walk.pages {
 		words[pg.Progress]++
 	}
 	for _, w := range []string{wire.ProgressPageEntries, wire.ProgressPageBytes, wire.ProgressExamineWork} {
@@ -395,7 +394,7 @@ func TestIndexWholeTree(t *testing.T) {
 			t.Errorf("%q listed: %v", d, seen[d])
 		}
 	}
-	for _, e := range scanFilesPatiently(t, p, dir).Entries {
+	for _, e := range walk.snapshot.Entries {
 		if !seen[e.Path] {
 			t.Errorf("project.files lists %q, the walk does not", e.Path)
 		}
@@ -404,22 +403,54 @@ func TestIndexWholeTree(t *testing.T) {
 
 // TestIndexSequenceIsDeterministic: a second walk of the shared tree,
 // with steps cut short by a 20 ms deadline (so the pages end elsewhere),
-// lists the same entries in the same order.
+// lists the same entries in the same order as the walk with the deadline
+// lifted.
 func TestIndexSequenceIsDeterministic(t *testing.T) {
 	t.Parallel()
 	dir := bigTree(t)
-	walk := func(env ...string) []wire.FileEntry {
-		p := startIndex(t, dir, scouttest.Options{Unprivileged: true, Debug: true, Env: env})
-		return allEntries(walkIndex(t, p, dir))
-	}
 	var short []wire.FileEntry
 	var wg sync.WaitGroup
-	wg.Go(func() { short = walk("SCOUT_DEBUG_INDEX_STEP_MS=20") })
-	full := walk()
+	wg.Go(func() {
+		p := startIndex(t, dir, scouttest.Options{Unprivileged: true, Debug: true, Env: []string{"SCOUT_DEBUG_INDEX_STEP_MS=20"}})
+		short = allEntries(walkIndex(t, p, dir))
+	})
+	full := allEntries(liftedWalk(t).pages)
 	wg.Wait()
 	if !slices.Equal(full, short) {
 		t.Fatalf("the walks differ: %d and %d entries", len(full), len(short))
 	}
+}
+
+// bigWalk is a complete walk of the shared tree by an unprivileged backend
+// with the step deadline lifted, and the project.files snapshot the same
+// backend answered afterwards.
+type bigWalk struct {
+	pages    []indexPage
+	snapshot report
+}
+
+// The walk with the deadline lifted is done once per test process, by
+// whichever of TestIndexWholeTree and TestIndexSequenceIsDeterministic
+// comes first (the other waits for it): under -race a walk of the whole
+// tree is the costliest thing in the package, and both tests check the
+// same walk.
+var (
+	liftedOnce sync.Once
+	lifted     *bigWalk
+)
+
+func liftedWalk(t *testing.T) *bigWalk {
+	t.Helper()
+	liftedOnce.Do(func() {
+		dir := bigTree(t)
+		p := startIndex(t, dir, scouttest.Options{Unprivileged: true, Debug: true, Env: []string{"SCOUT_DEBUG_INDEX_STEP_MS=600000"}})
+		pages := walkIndex(t, p, dir)
+		lifted = &bigWalk{pages: pages, snapshot: scanFilesPatiently(t, p, dir)}
+	})
+	if lifted == nil {
+		t.Fatal("the shared walk of the big tree failed (in the test that made it)")
+	}
+	return lifted
 }
 
 func diff(a, b []string) []string {

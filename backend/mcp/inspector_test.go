@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,14 +31,27 @@ const inspectorPackage = "@modelcontextprotocol/inspector@0.15.0"
 const inspectorTimeout = 5 * time.Minute
 
 // inspector runs the inspector's CLI against `scout mcp` started in dir
-// and returns the result it prints (a JSON object).
+// and returns the result it prints (a JSON object). The first run of a
+// test process goes through npx, as a user would start it: npx (one Node
+// process) finds or installs the package and runs its `mcp-inspector`
+// command, cli/build/cli.js (a second), which runs the CLI client,
+// cli/build/index.js (a third). Later runs start that client from the
+// same installed package directly: the same code speaks MCP to scout,
+// without two Node processes that only forward the arguments (about
+// 2.4 s of CPU a run here).
 func inspector(t *testing.T, dir string, args ...string) map[string]any {
 	t.Helper()
 	npx := scouttest.NeedCommand(t, "npx")
-	scouttest.NeedCommand(t, "node")
+	node := scouttest.NeedCommand(t, "node")
 	ctx, cancel := context.WithTimeout(context.Background(), inspectorTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npx, append([]string{"-y", inspectorPackage, "--cli", scouttest.Binary(t), "mcp"}, args...)...)
+	cacheDir := filepath.Join(os.TempDir(), "scout-test-npm-cache")
+	var cmd *exec.Cmd
+	if client := inspectorClient.Load(); client != nil {
+		cmd = exec.CommandContext(ctx, node, append([]string{*client, scouttest.Binary(t), "mcp"}, args...)...)
+	} else {
+		cmd = exec.CommandContext(ctx, npx, append([]string{"-y", inspectorPackage, "--cli", scouttest.Binary(t), "mcp"}, args...)...)
+	}
 	cmd.Dir = dir
 	// npm's configuration stays in the test home (testhome); its cache is
 	// one directory under the system's temporary directory shared by every
@@ -45,7 +59,7 @@ func inspector(t *testing.T, dir string, args ...string) map[string]any {
 	// are downloaded once per machine, not once per test process.
 	cmd.Env = append(scouttest.Environ(),
 		"SCOUT_HOME="+filepath.Join(t.TempDir(), "home"),
-		"npm_config_cache="+filepath.Join(os.TempDir(), "scout-test-npm-cache"),
+		"npm_config_cache="+cacheDir,
 		"npm_config_userconfig="+filepath.Join(testhome.Dir, "npmrc"),
 		// Once the cache has the inspector, npx asks the registry nothing.
 		"npm_config_prefer_offline=true",
@@ -56,11 +70,45 @@ func inspector(t *testing.T, dir string, args ...string) map[string]any {
 	if err != nil {
 		t.Fatalf("inspector %q: %v\n%s\n%s", args, err, out, stderr.String())
 	}
+	if inspectorClient.Load() == nil {
+		if client := installedClient(cacheDir); client != "" {
+			inspectorClient.Store(&client)
+		}
+	}
 	var res map[string]any
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("inspector %q printed %s: %v", args, out, err)
 	}
 	return res
+}
+
+// inspectorClient is the path of the inspector's CLI client once npx has
+// run it (nil before).
+var inspectorClient atomic.Pointer[string]
+
+// installedClient finds cli/build/index.js of the inspector package npx
+// installed in the npm cache at cacheDir, of exactly inspectorPackage's
+// version, or returns "".
+func installedClient(cacheDir string) string {
+	_, version, _ := strings.Cut(strings.TrimPrefix(inspectorPackage, "@"), "@")
+	dirs, _ := filepath.Glob(filepath.Join(cacheDir, "_npx", "*", "node_modules", "@modelcontextprotocol", "inspector"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "package.json"))
+		if err != nil {
+			continue
+		}
+		var pkg struct {
+			Version string            `json:"version"`
+			Bin     map[string]string `json:"bin"`
+		}
+		client := filepath.Join(d, "cli", "build", "index.js")
+		if json.Unmarshal(b, &pkg) == nil && pkg.Version == version && pkg.Bin["mcp-inspector"] == "cli/build/cli.js" {
+			if _, err := os.Stat(client); err == nil {
+				return client
+			}
+		}
+	}
+	return ""
 }
 
 // callTool runs tools/call of tool with --tool-arg pairs.
@@ -98,9 +146,9 @@ func decodeInto(t *testing.T, from any, v any) {
 // TestInspectorCLI drives `scout mcp` with the MCP Inspector's CLI:
 // tools/list, a recursive listing with a limit, a line range, an absolute
 // path inside the project, the refusals and an argument error. The runs
-// are sequential: they share one npm cache, and each costs three Node
-// processes (the SDK-client tests cover every case; these prove a plain
-// client gets them).
+// are sequential: they share one npm cache; the first costs three Node
+// processes, the others one (inspector). The SDK-client tests cover every
+// case; these prove a plain client gets them.
 func TestInspectorCLI(t *testing.T) {
 	t.Parallel()
 	dir := makefs.MustMake(t, fixture...)

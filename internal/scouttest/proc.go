@@ -79,7 +79,7 @@ type Proc struct {
 	t       testing.TB
 	Cmd     *exec.Cmd
 	stdin   io.WriteCloser
-	msgs    chan Msg
+	msgs    *queue
 	stderr  *lockedBuffer
 	done    chan struct{}
 	exit    error
@@ -144,7 +144,7 @@ func Start(t testing.TB, opts Options) *Proc {
 	if opts.Debug {
 		cmd.Env = append(cmd.Env, "SCOUT_DEBUG_METHODS=1")
 	}
-	p := &Proc{t: t, Cmd: cmd, msgs: make(chan Msg, 1<<16), stderr: &lockedBuffer{grew: make(chan struct{}, 1)}, done: make(chan struct{}), observe: opts.Observe}
+	p := &Proc{t: t, Cmd: cmd, msgs: newQueue(), stderr: &lockedBuffer{grew: make(chan struct{}, 1)}, done: make(chan struct{}), observe: opts.Observe}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -168,7 +168,7 @@ func Start(t testing.TB, opts Options) *Proc {
 
 func (p *Proc) read(stdout io.Reader) {
 	defer close(p.done)
-	defer close(p.msgs)
+	defer p.msgs.close()
 	r := bufio.NewReaderSize(stdout, 1<<20)
 	for {
 		line, err := r.ReadBytes('\n')
@@ -177,7 +177,7 @@ func (p *Proc) read(stdout io.Reader) {
 			if p.observe != nil {
 				p.observe(m.Raw)
 			}
-			p.msgs <- m
+			p.msgs.put(m)
 		}
 		if err != nil {
 			p.exit = p.Cmd.Wait()
@@ -269,26 +269,20 @@ func (p *Proc) NextID() string { p.seq++; return fmt.Sprintf("t%d", p.seq) }
 // Next returns the next message, failing the test after timeout.
 func (p *Proc) Next(timeout time.Duration) Msg {
 	p.t.Helper()
-	select {
-	case m, ok := <-p.msgs:
-		if !ok {
-			p.t.Fatalf("backend closed its output (exit: %v); stderr:\n%s", p.exit, p.Stderr())
-		}
-		return m
-	case <-time.After(timeout):
+	m, ok, timedOut := p.msgs.take(time.After(timeout))
+	switch {
+	case timedOut:
 		p.t.Fatalf("no message from the backend within %v; stderr:\n%s", timeout, p.Stderr())
+	case !ok:
+		p.t.Fatalf("backend closed its output (exit: %v); stderr:\n%s", p.exit, p.Stderr())
 	}
-	return Msg{}
+	return m
 }
 
 // TryNext returns the next message or false after timeout or at EOF.
 func (p *Proc) TryNext(timeout time.Duration) (Msg, bool) {
-	select {
-	case m, ok := <-p.msgs:
-		return m, ok
-	case <-time.After(timeout):
-		return Msg{}, false
-	}
+	m, ok, _ := p.msgs.take(time.After(timeout))
+	return m, ok
 }
 
 // Await reads messages until the response to id, returning it and every
@@ -361,15 +355,14 @@ func (p *Proc) Wait(timeout time.Duration) (int, []Msg) {
 	var rest []Msg
 	deadline := time.After(timeout)
 	for {
-		select {
-		case m, ok := <-p.msgs:
-			if !ok {
-				return exitCodeOf(p.exit), rest
-			}
-			rest = append(rest, m)
-		case <-deadline:
+		m, ok, timedOut := p.msgs.take(deadline)
+		switch {
+		case timedOut:
 			p.t.Fatalf("backend did not exit within %v", timeout)
+		case !ok:
+			return exitCodeOf(p.exit), rest
 		}
+		rest = append(rest, m)
 	}
 }
 

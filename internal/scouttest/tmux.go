@@ -17,6 +17,7 @@ import (
 type Tmux struct {
 	t      testing.TB
 	socket string // the -S path, in a directory of its own
+	ctl    *control
 	// Dir holds the script and whatever files the script writes.
 	Dir string
 }
@@ -45,7 +46,17 @@ func StartTmux(t testing.TB, dir string, w, h int, env []string, script string) 
 		t.Fatal(err)
 	}
 	x.tmux("-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh "+shellQuote(sh))
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", x.socket, "kill-server").Run() })
+	ctl, err := attachControl(x.socket)
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-S", x.socket, "kill-server").Run()
+		if ctl != nil {
+			ctl.close()
+		}
+	})
+	if err != nil {
+		t.Fatalf("tmux -C attach: %v", err)
+	}
+	x.ctl = ctl
 	return x
 }
 
@@ -103,19 +114,26 @@ func (x *Tmux) Keys(keys ...string) {
 func (x *Tmux) Type(s string) { x.t.Helper(); x.tmux("send-keys", "-t", "0", "-l", s) }
 
 // Screen returns the visible screen; with escapes, with its colours and
-// attributes as escape sequences (capture-pane -e).
+// attributes as escape sequences (capture-pane -e). It is captured over
+// the control client: no process is started for it.
 func (x *Tmux) Screen(escapes bool) string {
 	x.t.Helper()
-	args := []string{"capture-pane", "-p", "-t", "0"}
+	command := "capture-pane -p -t 0"
 	if escapes {
-		args = append(args, "-e")
+		command += " -e"
 	}
-	return x.tmux(args...)
+	out, err := x.ctl.run(command)
+	if err != nil {
+		x.t.Fatalf("tmux %s: %v", command, err)
+	}
+	return out
 }
 
-// WaitScreen polls the plain screen until cond holds for a screen that
-// stays the same over two captures (so a frame caught half written is
-// never returned), and returns it.
+// WaitScreen waits until cond holds for the plain screen and the screen
+// has settled (no output for 100 ms, or the same screen captured again
+// 100 ms later, so a frame caught half written is never returned), and
+// returns it. The screen is captured again only when the pane has written
+// something (the control client's %output), not on a clock.
 func (x *Tmux) WaitScreen(what string, cond func(screen string) bool) string {
 	x.t.Helper()
 	return x.WaitScreenWithin(DefaultTimeout, what, cond)
@@ -126,21 +144,46 @@ func (x *Tmux) WaitScreen(what string, cond func(screen string) bool) string {
 func (x *Tmux) WaitScreenWithin(d time.Duration, what string, cond func(screen string) bool) string {
 	x.t.Helper()
 	deadline := time.Now().Add(d)
+	var candidate string // a screen cond holds for, and since when
+	var since time.Time
 	for {
+		x.ctl.drainOutput()
 		s := x.Screen(false)
 		if cond(s) {
-			time.Sleep(30 * time.Millisecond)
-			if again := x.Screen(false); again == s {
+			// Settled: no output for settle, or the same screen again
+			// settle later (output that did not change it).
+			if s == candidate && time.Since(since) >= settle {
+				return s
+			}
+			if s != candidate {
+				candidate, since = s, time.Now()
+			}
+			if !x.ctl.awaitOutput(settle) {
 				return s
 			}
 			continue
 		}
-		if time.Now().After(deadline) {
+		candidate = ""
+		left := time.Until(deadline)
+		if left <= 0 {
 			x.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
 		}
-		time.Sleep(20 * time.Millisecond)
+		x.ctl.awaitOutput(min(left, recheck))
 	}
 }
+
+const (
+	// settle is how long a screen must stay without output to count as
+	// settled. The polling harness's two captures 30 ms apart took 100 ms
+	// and more on a loaded machine (a tmux process each), and tests came
+	// to rely on that: with 30 ms, a ranking of the last keystroke still
+	// running was taken for the settled screen at load 15.
+	settle = 100 * time.Millisecond
+	// recheck bounds a wait for output: the screen is captured again
+	// after it even when no %output came (a resize, say, redraws
+	// without it).
+	recheck = time.Second
+)
 
 // WaitFile waits until the script has written name in Dir and returns its
 // content (poll; the file is complete once it ends with a newline or once
