@@ -336,11 +336,12 @@ func TestEnterRightAfterTypingOpensTheBestMatchOfWhatWasTyped(t *testing.T) {
 }
 
 func TestALateReplyOfAnAbandonedScanIsDropped(t *testing.T) {
-	late, answered := make(chan struct{}), make(chan struct{})
+	asked, late, answered := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
 	fake.SetDiscover(func(ctx context.Context, n int, cursor *string) (wire.DiscoverResult, error) {
 		if n == 1 { // answers after it was abandoned, ignoring its context
 			defer close(answered)
+			close(asked)
 			<-late
 			return bridgetest.Page([]wire.SessionRow{row("s-stale", "From the abandoned scan", 0)}, "", "", wire.SessionNotices{}), nil
 		}
@@ -348,6 +349,14 @@ func TestALateReplyOfAnAbandonedScanIsDropped(t *testing.T) {
 	})
 	h := start(t, fake, 80, 24)
 	h.WaitText("looking for sessions…")
+	// Scan 1's call must be the fake's first before Ctrl-R starts scan 2:
+	// the two fetches are Cmds of their own, and under load scan 2's could
+	// otherwise reach the fake first and be the call that never answers.
+	select {
+	case <-asked:
+	case <-time.After(15 * time.Second):
+		t.Fatal("scan 1 never asked for its first page")
+	}
 	h.Press('r', tea.ModCtrl) // abandons scan 1
 	h.complete()
 	close(late)
