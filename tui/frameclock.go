@@ -15,36 +15,47 @@ import (
 // core with nothing on screen moving. Bubble Tea offers no way to pause
 // it, so frameClock reaches the ticker (the unexported field
 // Program.ticker, found by reflection; TestFrameClockFindsTheTicker
-// fails when an upgrade renames it) and stops it once no new frame was
-// made for idleAfter, and starts it again with the next frame. Every
-// frame is made by View, which Bubble Tea calls after each Update, so
-// nothing is ever left undrawn: the ticker runs for idleAfter after the
-// last View, long enough to flush it. When the ticker cannot be found,
-// the program runs as Bubble Tea runs it.
+// fails when an upgrade renames it) and slows it to idleRate once no new
+// frame was made for idleAfter, and speeds it up again with the next
+// frame. Every frame is made by View, which Bubble Tea calls after each
+// Update, and drawn on the next tick.
+//
+// The ticker is slowed, never stopped: its goroutine (Bubble Tea's
+// drawer) may not have run since the last frame was made (a loaded
+// machine, two cores, -race), and slowing or stopping a ticker drops the
+// tick it had ready. A stopped ticker would leave that last frame undrawn
+// until the next one, which may never come (the screen showed a query
+// over the tree its ranking had replaced, TestFilterEqualsWhatThePickerShows
+// in a loaded CI run); a slowed one draws it at most idleRate late. When
+// the ticker cannot be found, the program runs as Bubble Tea runs it.
 
-// idleAfter is how long the frame clock keeps ticking after the last
-// frame was made: several frames of Bubble Tea's 60 a second.
+// idleAfter is how long the frame clock keeps ticking at frameRate after
+// the last frame was made: several frames of Bubble Tea's 60 a second.
 const idleAfter = 100 * time.Millisecond
+
+// idleRate is the ticker's interval while nothing changes: the longest a
+// frame made while the drawer could not run waits to be drawn.
+const idleRate = time.Second
 
 // frameRate is Bubble Tea's default frame interval (60 frames a second),
 // which the clock restores.
 const frameRate = time.Second / 60
 
-// frameClock stops and restarts a program's frame ticker.
+// frameClock slows and speeds up a program's frame ticker.
 type frameClock struct {
 	program *tea.Program
 
-	mu      sync.Mutex
-	ticker  *time.Ticker // the program's, once found
-	looked  bool         // the ticker was looked for
-	stopped bool
-	frames  uint64      // frames made
-	idle    *time.Timer // stops the ticker after idleAfter without a frame
-	closed  bool
+	mu     sync.Mutex
+	ticker *time.Ticker // the program's, once found
+	looked bool         // the ticker was looked for
+	slow   bool         // the ticker runs at idleRate
+	frames uint64       // frames made
+	idle   *time.Timer  // slows the ticker after idleAfter without a frame
+	closed bool
 }
 
-// wake notes a new frame: the ticker runs (again) and is stopped
-// idleAfter after the last frame.
+// wake notes a new frame: the ticker runs at frameRate (again) and is
+// slowed idleAfter after the last frame.
 func (c *frameClock) wake() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -58,9 +69,9 @@ func (c *frameClock) wake() {
 		return
 	}
 	c.frames++
-	if c.stopped {
+	if c.slow {
 		c.ticker.Reset(frameRate)
-		c.stopped = false
+		c.slow = false
 	}
 	frames := c.frames
 	if c.idle != nil {
@@ -69,16 +80,16 @@ func (c *frameClock) wake() {
 	c.idle = time.AfterFunc(idleAfter, func() { c.sleep(frames) })
 }
 
-// sleep stops the ticker unless a frame was made after frame number
+// sleep slows the ticker unless a frame was made after frame number
 // frames.
 func (c *frameClock) sleep(frames uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || c.frames != frames || c.stopped {
+	if c.closed || c.frames != frames || c.slow {
 		return
 	}
-	c.ticker.Stop()
-	c.stopped = true
+	c.ticker.Reset(idleRate)
+	c.slow = true
 }
 
 // close ends the clock's work when the program has ended.

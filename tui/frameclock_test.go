@@ -56,34 +56,72 @@ func TestFrameClockFindsTheTicker(t *testing.T) {
 	}
 }
 
-// TestFrameClockStopsAndRestarts: idleAfter after the last frame the
-// ticker is stopped; the next frame starts it.
-func TestFrameClockStopsAndRestarts(t *testing.T) {
+// TestFrameClockSlowsAndSpeedsUp: idleAfter after the last frame the
+// ticker runs at idleRate; the next frame brings back frameRate.
+func TestFrameClockSlowsAndSpeedsUp(t *testing.T) {
 	t.Parallel()
 	c := &frameClock{program: &tea.Program{}, looked: true, ticker: time.NewTicker(frameRate)}
 	defer c.ticker.Stop()
 	c.wake()
-	stopped := func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.stopped }
+	slow := func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.slow }
 	deadline := time.Now().Add(10 * time.Second)
-	for !stopped() {
+	for !slow() {
 		if time.Now().After(deadline) {
-			t.Fatal("the ticker was not stopped after the last frame")
+			t.Fatal("the ticker was not slowed after the last frame")
 		}
 		time.Sleep(idleAfter / 4)
 	}
-	for len(c.ticker.C) > 0 {
-		<-c.ticker.C
+	// Slowed: no tick for several frames (a tick already on its way may
+	// come first).
+	select {
+	case <-c.ticker.C:
+	case <-time.After(5 * frameRate):
 	}
 	select {
 	case <-c.ticker.C:
-		t.Fatal("a stopped ticker ticked")
-	case <-time.After(5 * frameRate):
+		t.Fatal("a slowed ticker ticked at the frame rate")
+	case <-time.After(idleRate / 2):
 	}
 	c.wake()
+	start := time.Now()
 	select {
 	case <-c.ticker.C:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the next frame did not start the ticker again")
+		t.Fatal("the next frame did not speed the ticker up again")
+	}
+	if d := time.Since(start); d >= idleRate {
+		t.Fatalf("the first tick after a frame came after %v: the ticker is still slow", d)
+	}
+	c.close()
+}
+
+// TestAFrameMadeWhileTheDrawerStarvesIsDrawn: a frame is made and the
+// drawer (the goroutine reading the ticker) does not run before the clock
+// goes idle, as on a loaded machine. A tick must still come, or that
+// frame stays undrawn until the next one: the clock once stopped the
+// ticker here, which dropped the tick it had ready.
+func TestAFrameMadeWhileTheDrawerStarvesIsDrawn(t *testing.T) {
+	t.Parallel()
+	c := &frameClock{program: &tea.Program{}, looked: true, ticker: time.NewTicker(frameRate)}
+	defer c.ticker.Stop()
+	c.wake() // the frame; nobody reads the ticker
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.mu.Lock()
+		idle := c.slow
+		c.mu.Unlock()
+		if idle {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the clock never went idle")
+		}
+		time.Sleep(idleAfter / 4)
+	}
+	select {
+	case <-c.ticker.C: // the drawer runs at last and draws the frame
+	case <-time.After(3 * idleRate):
+		t.Fatal("no tick came after the clock went idle: the last frame would never be drawn")
 	}
 	c.close()
 }
