@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"slices"
 
 	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/policy"
@@ -38,6 +39,12 @@ type Result struct {
 	Examined int
 
 	rootCount int32 // the root's children are Selected[:rootCount]
+	// rest is where the scan stopped, when only the entry bound cut it
+	// (handoff.go); nil otherwise.
+	rest *scanRest
+	// cutElse says a bound other than the entry bound (depth, examine)
+	// left something out: no walk can continue the selection.
+	cutElse bool
 }
 
 // Scan selects the visible workspace under root with pol within lim. It
@@ -48,10 +55,13 @@ func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limit
 	res := &Result{}
 	queue := []*node{{sel: -1}}
 	examined := 0
+	stop := len(queue) // queue[stop:] were never expanded
+	var last []child   // the unselected children of the last directory expanded
+	var lastFrom *node
 	for i := 0; i < len(queue); i++ {
 		n := queue[i]
 		if len(res.Selected) >= lim.MaxEntries {
-			res.Truncated = true
+			res.Truncated, stop = true, i
 			break
 		}
 		budget := lim.MaxExamined - examined
@@ -64,27 +74,34 @@ func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limit
 		if l.count > budget {
 			r.abandon(l)
 			examined = lim.MaxExamined
-			res.Truncated = true
+			res.Truncated, res.cutElse = true, true
 			break
 		}
 		examined += l.count
-		queued := expand(res, n, r.finish(l), lim)
+		queued, rest := expand(res, n, r.finish(l), lim)
 		r.settle(l, len(queued))
 		queue = append(queue, queued...)
+		stop = len(queue)
+		if len(rest) > 0 {
+			last, lastFrom = slices.Clone(rest), n
+		}
 	}
 	res.Examined = examined
+	if res.Truncated && !res.cutElse {
+		res.rest = &scanRest{root: root, pol: pol, queue: slices.Clone(queue[stop:]), kids: last, from: lastFrom}
+	}
 	return res, nil
 }
 
 // expand selects n's children within the entry bound and returns its
-// child directories to expand.
-func expand(res *Result, n *node, children []child, lim Limits) []*node {
+// child directories to expand and the children the entry bound left out.
+func expand(res *Result, n *node, children []child, lim Limits) (queued []*node, rest []child) {
 	first := int32(len(res.Selected))
 	childDepth := n.depth + 1
-	var queued []*node
-	for _, c := range children {
+	for i, c := range children {
 		if len(res.Selected) >= lim.MaxEntries {
 			res.Truncated = true
+			rest = children[i:]
 			break
 		}
 		res.Selected = append(res.Selected, Selected{Path: c.path, Dir: c.dir})
@@ -92,7 +109,7 @@ func expand(res *Result, n *node, children []child, lim Limits) []*node {
 			continue
 		}
 		if childDepth >= lim.MaxDepth {
-			res.Truncated = true // listed, never expanded
+			res.Truncated, res.cutElse = true, true // listed, never expanded
 			continue
 		}
 		queued = append(queued, &node{parent: n, path: c.path, depth: childDepth, sel: int32(len(res.Selected) - 1)})
@@ -103,5 +120,5 @@ func expand(res *Result, n *node, children []child, lim Limits) []*node {
 	} else {
 		res.rootCount = int32(len(res.Selected))
 	}
-	return queued
+	return queued, rest
 }
