@@ -17,8 +17,9 @@ import (
 // asked for the moment initialize is answered, not when Bubble Tea has
 // started and run the page's Init, so the backend scans while the
 // frontend draws its first frame; when that snapshot is truncated, the
-// first step of project.index follows it at once, while the frontend
-// decodes and ranks the snapshot (docs/performance.md, issue 17).
+// first steps of project.index follow it at once, each as soon as the
+// page before it is in, while the frontend adopts and draws the snapshot
+// (docs/performance.md, issue 17).
 
 // launchCalls are the calls sent to the backend child as soon as it is
 // initialized, before the pages ask.
@@ -28,7 +29,7 @@ const (
 	// launchFiles: the Files page's first project.files (the pages
 	// include the Files page).
 	launchFiles launchCalls = 1 << iota
-	// launchIndex: the first project.index step after a truncated
+	// launchIndex: the first project.index steps after a truncated
 	// snapshot (the page follows the index at once).
 	launchIndex
 )
@@ -73,21 +74,31 @@ func (l *launch) wait() (bridge.Backend, func(), error) {
 }
 
 // prefetch is the backend with one project.files call already in flight,
-// and maybe the first project.index step after it: the first ProjectFiles
-// gets the one's answer, the first ProjectIndex of a fresh walk the
-// other's (when no other scan came between); every other call is the
-// client's own.
+// and maybe the first steps of project.index after it: the first
+// ProjectFiles gets the one's answer, the first ProjectIndex of a fresh
+// walk (when no other scan came between) and the steps that continue it
+// get the others'; every other call is the client's own. The early steps
+// follow each other as soon as each page is in, up to prefetchSteps,
+// while the page is still adopting the snapshot; the page's first call
+// for a cursor no early step has claimed ends them, so each cursor is
+// sent exactly once, by one of the two.
 type prefetch struct {
 	*rpcclient.Client
 	child  uint64 // the child it was sent to
 	reply  chan filesReply
-	step   chan indexReply // nil: no step was asked for
+	index  bool // the first steps are to be asked for
 	cancel context.CancelFunc
 
 	mu         sync.Mutex
-	filesCalls int  // ProjectFiles calls made through p
-	stepTaken  bool // the first fresh ProjectIndex came
+	filesCalls int                        // ProjectFiles calls made through p
+	stepTaken  bool                       // the first fresh ProjectIndex came
+	steps      map[string]chan indexReply // the early steps by cursor ("" for none), claimed and not yet taken
+	ended      bool                       // no more early steps are claimed
 }
+
+// prefetchSteps bounds the early steps: the pages held until the page
+// takes them.
+const prefetchSteps = 4
 
 // indexReply is project.index's answer.
 type indexReply struct {
@@ -103,31 +114,79 @@ type filesReply struct {
 
 // prefetchFiles sends project.files to c's child now, bounded as the
 // Files page bounds its own scans; with index, a truncated answer is
-// followed by the first step of project.index when it was negotiated.
+// followed by the first steps of project.index when it was negotiated.
 func prefetchFiles(c *rpcclient.Client, index bool) *prefetch {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
-	p := &prefetch{Client: c, child: c.Child(), reply: make(chan filesReply, 1), cancel: cancel}
-	if index && bridge.Negotiated(c, wire.MethodProjectIndex) {
-		p.step = make(chan indexReply, 1)
-	}
+	p := &prefetch{Client: c, child: c.Child(), reply: make(chan filesReply, 1), cancel: cancel, steps: map[string]chan indexReply{}}
+	p.index = index && bridge.Negotiated(c, wire.MethodProjectIndex)
+	p.ended = !p.index
 	go func() {
 		defer cancel()
 		res, err := c.ProjectFiles(ctx)
+		var first chan indexReply // claimed before the page can ask
+		if err == nil && res.Truncated {
+			first = p.claim(nil)
+		}
+		if first == nil {
+			p.end()
+		}
 		p.reply <- filesReply{res, err}
-		switch {
-		case p.step == nil:
-		case err != nil || !res.Truncated:
-			close(p.step)
-		default:
-			page, err := c.ProjectIndex(ctx, nil)
-			p.step <- indexReply{page, err}
+		if first != nil {
+			p.walk(ctx, first)
 		}
 	}()
 	return p
 }
 
-// prefetchTimeout bounds the early project.files on our side, as
-// tui/files bounds a scan (the backend gives up at its own deadline).
+// walk asks for the early steps, the first into ch, each as soon as the
+// one before is in, until the walk is complete, a step fails,
+// prefetchSteps are asked for, or the page has asked for a step itself.
+func (p *prefetch) walk(ctx context.Context, ch chan indexReply) {
+	defer p.end()
+	var cursor *string
+	for i := range prefetchSteps {
+		if i > 0 {
+			if ch = p.claim(cursor); ch == nil {
+				return
+			}
+		}
+		page, err := p.Client.ProjectIndex(ctx, cursor)
+		ch <- indexReply{page, err}
+		if err != nil || page.Complete {
+			return
+		}
+		cursor = page.Cursor
+	}
+}
+
+// claim makes the step for cursor an early one, unless they have ended.
+func (p *prefetch) claim(cursor *string) chan indexReply {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended {
+		return nil
+	}
+	ch := make(chan indexReply, 1)
+	p.steps[stepKey(cursor)] = ch
+	return ch
+}
+
+// end claims no more early steps.
+func (p *prefetch) end() {
+	p.mu.Lock()
+	p.ended = true
+	p.mu.Unlock()
+}
+
+func stepKey(cursor *string) string {
+	if cursor == nil {
+		return ""
+	}
+	return *cursor
+}
+
+// prefetchTimeout bounds the early calls on our side, as tui/files
+// bounds a scan (the backend gives up at its own deadline).
 const prefetchTimeout = startTimeout * 2
 
 // ProjectFiles is the early call's answer the first time (for the child
@@ -136,6 +195,9 @@ func (p *prefetch) ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, e
 	p.mu.Lock()
 	p.filesCalls++
 	first := p.filesCalls == 1
+	if !first {
+		p.ended = true
+	}
 	p.mu.Unlock()
 	if !first || p.Child() != p.child {
 		p.cancel()
@@ -150,29 +212,41 @@ func (p *prefetch) ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, e
 	}
 }
 
-// ProjectIndex is the early step's answer for the first fresh walk, when
-// it was asked for and the early snapshot was the only one taken; the
-// client's own call otherwise.
+// ProjectIndex is an early step's answer: for the first fresh walk, when
+// the early snapshot was the only one taken, and for the cursors of its
+// pages that an early step has claimed; the client's own call otherwise,
+// which ends the early steps.
 func (p *prefetch) ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error) {
-	p.mu.Lock()
-	early := p.step != nil && cursor == nil && !p.stepTaken && p.filesCalls == 1 && p.Child() == p.child
-	if cursor == nil {
-		p.stepTaken = true
-	}
-	p.mu.Unlock()
-	if !early {
+	ch := p.early(cursor)
+	if ch == nil {
 		return p.Client.ProjectIndex(ctx, cursor)
 	}
 	select {
-	case r, ok := <-p.step:
-		if !ok { // the snapshot was whole or failed: no step was sent
-			return p.Client.ProjectIndex(ctx, cursor)
-		}
+	case r := <-ch:
 		return r.res, r.err
 	case <-ctx.Done():
 		p.cancel()
 		return wire.ProjectIndexResult{}, ctx.Err()
 	}
+}
+
+// early takes the early step for cursor, or returns nil (and ends the
+// early steps) when there is none to take.
+func (p *prefetch) early(cursor *string) chan indexReply {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fresh := cursor == nil
+	ok := p.filesCalls == 1 && p.Child() == p.child && (!fresh || !p.stepTaken)
+	if fresh {
+		p.stepTaken = true
+	}
+	ch := p.steps[stepKey(cursor)]
+	delete(p.steps, stepKey(cursor))
+	if !ok || ch == nil {
+		p.ended = true
+		return nil
+	}
+	return ch
 }
 
 // abandon cancels the early calls if nobody took their answers.

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/makefs"
+	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/internal/testhome"
+	"github.com/scoutdev/scout/rpcclient"
+	"github.com/scoutdev/scout/tui/bridge"
+)
+
+// launchTreeFiles is the flat tree's size: a truncated snapshot, then a
+// walk of three pages (page_entries 10,000).
+const launchTreeFiles = 25000
+
+var (
+	launchTreeOnce sync.Once
+	launchTreeDir  string
+)
+
+// launchTree is one flat tree of launchTreeFiles files for the tests of
+// the early calls.
+func launchTree(t *testing.T) string {
+	t.Helper()
+	launchTreeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "scout-launch-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fx []string
+		for i := range launchTreeFiles {
+			fx = append(fx, fmt.Sprintf("f%05d.go", i))
+		}
+		if err := makefs.Bulk(dir, fx); err != nil {
+			t.Fatal(err)
+		}
+		testhome.AtExit(func() { os.RemoveAll(dir) })
+		launchTreeDir = dir
+	})
+	if launchTreeDir == "" {
+		t.Fatal("no tree")
+	}
+	return launchTreeDir
+}
+
+// startLaunchChild starts a real backend child in dir, negotiated as the
+// picker negotiates, its step deadline lifted (a loaded machine would end
+// steps early; the tests count pages).
+func startLaunchChild(t *testing.T, dir string) *rpcclient.Client {
+	t.Helper()
+	env := append(os.Environ(), "SCOUT_DEBUG_METHODS=1", "SCOUT_DEBUG_INDEX_STEP_MS=600000")
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	defer cancel()
+	c, err := rpcclient.Start(ctx, rpcclient.Options{Exe: scouttest.Binary(t), Dir: dir, Env: env, Capabilities: bridge.Required, Optional: bridge.Optional})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// follow walks the index through p as the Files page does, from a fresh
+// walk to its end, and returns the entries.
+func follow(t *testing.T, p *prefetch) []wire.FileEntry {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
+	defer cancel()
+	var all []wire.FileEntry
+	var cursor *string
+	for range 100 {
+		page, err := p.ProjectIndex(ctx, cursor)
+		if err != nil {
+			t.Fatalf("project.index after %d entries: %v", len(all), err)
+		}
+		all = append(all, page.Entries...)
+		if page.Complete {
+			return all
+		}
+		cursor = page.Cursor
+	}
+	t.Fatal("the walk does not end")
+	return nil
+}
+
+func checkEveryFileOnce(t *testing.T, entries []wire.FileEntry) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if seen[e.Path] {
+			t.Fatalf("%s listed twice", e.Path)
+		}
+		seen[e.Path] = true
+	}
+	if len(seen) != launchTreeFiles {
+		t.Fatalf("%d entries, want %d", len(seen), launchTreeFiles)
+	}
+}
+
+// TestEarlyStepsFollowTheSnapshot: after a truncated snapshot the early
+// calls walk the index ahead of the page, a step as soon as the page
+// before is in, up to the walk's end (three pages here); the page's
+// calls then take them all, and the walk lists every file once.
+func TestEarlyStepsFollowTheSnapshot(t *testing.T) {
+	t.Parallel()
+	c := startLaunchChild(t, launchTree(t))
+	p := prefetchFiles(c, true)
+	defer p.abandon()
+	snap, err := p.ProjectFiles(context.Background())
+	if err != nil || !snap.Truncated {
+		t.Fatalf("snapshot: truncated %v, %v", snap.Truncated, err)
+	}
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for {
+		p.mu.Lock()
+		ended, claimed := p.ended, len(p.steps)
+		p.mu.Unlock()
+		if ended {
+			if claimed != 3 {
+				t.Fatalf("%d steps asked for early, want the walk's 3", claimed)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the early steps do not end")
+		}
+		time.Sleep(10 * time.Millisecond) // polling the early calls' state
+	}
+	checkEveryFileOnce(t, follow(t, p))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.steps) != 0 {
+		t.Fatalf("%d early steps were not taken", len(p.steps))
+	}
+}
+
+// TestThePageOvertakesTheEarlySteps: the page asking for each step the
+// moment it has the page before races the early calls; whoever asks,
+// every cursor is sent once (a cursor sent twice makes the walk
+// stale_revision), and the walk lists every file once. A second fresh
+// walk is the page's own.
+func TestThePageOvertakesTheEarlySteps(t *testing.T) {
+	t.Parallel()
+	dir := launchTree(t)
+	for range 3 {
+		c := startLaunchChild(t, dir)
+		p := prefetchFiles(c, true)
+		if _, err := p.ProjectFiles(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		checkEveryFileOnce(t, follow(t, p))
+		checkEveryFileOnce(t, follow(t, p))
+		p.abandon()
+	}
+}
+
+// TestNoEarlyStepsWithoutTheIndex: with index false no step is asked for
+// early; the page's walk is its own.
+func TestNoEarlyStepsWithoutTheIndex(t *testing.T) {
+	t.Parallel()
+	c := startLaunchChild(t, launchTree(t))
+	p := prefetchFiles(c, false)
+	defer p.abandon()
+	if _, err := p.ProjectFiles(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	claimed := len(p.steps)
+	p.mu.Unlock()
+	if claimed != 0 {
+		t.Fatalf("%d steps asked for early", claimed)
+	}
+	checkEveryFileOnce(t, follow(t, p))
+}
