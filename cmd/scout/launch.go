@@ -95,7 +95,8 @@ type prefetch struct {
 	*rpcclient.Client
 	child  uint64 // the child it was sent to
 	reply  chan filesReply
-	index  bool // the first steps are to be asked for
+	idle   chan struct{} // closed when no early call is in flight or to come
+	index  bool          // the first steps are to be asked for
 	cancel context.CancelFunc
 
 	mu         sync.Mutex
@@ -126,10 +127,11 @@ type filesReply struct {
 // followed by the first steps of project.index when it was negotiated.
 func prefetchFiles(c *rpcclient.Client, index bool) *prefetch {
 	ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
-	p := &prefetch{Client: c, child: c.Child(), reply: make(chan filesReply, 1), cancel: cancel, steps: map[string]chan indexReply{}}
+	p := &prefetch{Client: c, child: c.Child(), reply: make(chan filesReply, 1), idle: make(chan struct{}), cancel: cancel, steps: map[string]chan indexReply{}}
 	p.index = index && bridge.Negotiated(c, wire.MethodProjectIndex)
 	p.ended = !p.index
 	go func() {
+		defer close(p.idle)
 		defer cancel()
 		res, err := c.ProjectFiles(ctx)
 		var first chan indexReply // claimed before the page can ask
@@ -228,6 +230,16 @@ func (p *prefetch) ProjectFiles(ctx context.Context) (wire.ProjectFilesResult, e
 func (p *prefetch) ProjectIndex(ctx context.Context, cursor *string) (wire.ProjectIndexResult, error) {
 	ch := p.early(cursor)
 	if ch == nil {
+		if cursor == nil {
+			// A walk of the page's own abandons the early one: a step of
+			// that one answered after it (stale_revision) would abandon
+			// the page's in turn, so the early calls end first.
+			select {
+			case <-p.idle:
+			case <-ctx.Done():
+				return wire.ProjectIndexResult{}, ctx.Err()
+			}
+		}
 		return p.Client.ProjectIndex(ctx, cursor)
 	}
 	select {

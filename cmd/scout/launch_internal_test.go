@@ -144,7 +144,9 @@ func TestEarlyStepsFollowTheSnapshot(t *testing.T) {
 // moment it has the page before races the early calls; whoever asks,
 // every cursor is sent once (a cursor sent twice makes the walk
 // stale_revision), and the walk lists every file once. A second fresh
-// walk is the page's own.
+// walk is the page's own, also one started while the early steps still
+// run: it waits for them, since a step of the early walk answered after
+// it would abandon it.
 func TestThePageOvertakesTheEarlySteps(t *testing.T) {
 	t.Parallel()
 	dir := launchTree(t)
@@ -156,6 +158,18 @@ func TestThePageOvertakesTheEarlySteps(t *testing.T) {
 		}
 		checkEveryFileOnce(t, follow(t, p))
 		checkEveryFileOnce(t, follow(t, p))
+		p.abandon()
+	}
+	for range 3 {
+		c := startLaunchChild(t, dir)
+		p := prefetchFiles(c, true)
+		if _, err := p.ProjectFiles(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.ProjectIndex(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		checkEveryFileOnce(t, follow(t, p)) // while the early steps go on
 		p.abandon()
 	}
 }
