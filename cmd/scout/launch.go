@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"sync"
 
@@ -133,20 +134,54 @@ func prefetchFiles(c *rpcclient.Client, index bool) *prefetch {
 	go func() {
 		defer close(p.idle)
 		defer cancel()
-		res, err := c.ProjectFiles(ctx)
-		var first chan indexReply // claimed before the page can ask
-		if err == nil && res.Truncated {
-			first = p.claim(nil)
+		var walking sync.WaitGroup
+		defer walking.Wait()
+		var once sync.Once
+		start := func() {
+			once.Do(func() {
+				if ch := p.claim(nil); ch != nil { // claimed before the page can ask
+					walking.Go(func() { p.walk(ctx, ch) })
+				}
+			})
 		}
-		if first == nil {
+		rep := &earlyReport{start: start}
+		err := c.Call(ctx, wire.MethodProjectFiles, struct{}{}, rep)
+		if err == nil && rep.res.Truncated {
+			start()
+		} else {
 			p.end()
 		}
-		p.reply <- filesReply{res, err}
-		if first != nil {
-			p.walk(ctx, first)
-		}
+		p.reply <- filesReply{rep.res, err}
 	}()
 	return p
+}
+
+// earlyReport is the early snapshot, decoded in the client's reader
+// (wire.ProjectFilesResult.DecodeValid); when its line says it is
+// truncated, the early steps start before it is decoded, so the
+// backend's first step (served from the scan: a few milliseconds)
+// overlaps the decoding of 10,000 entries.
+type earlyReport struct {
+	res   wire.ProjectFilesResult
+	start func()
+}
+
+// DecodeValid implements wire.ValidDecoder.
+func (r *earlyReport) DecodeValid(data []byte) error {
+	if saysTruncated(data) {
+		r.start()
+	}
+	return r.res.DecodeValid(data)
+}
+
+// saysTruncated reports whether a report's line ends its "truncated"
+// member with true: the last `"truncated":` in the line is a member
+// name (inside a JSON string every quote is escaped). A hint only: the
+// decoded report decides, and a step started on a wrong hint is one the
+// page never takes.
+func saysTruncated(line []byte) bool {
+	i := bytes.LastIndex(line, []byte(`"truncated":`))
+	return i >= 0 && bytes.HasPrefix(line[i+len(`"truncated":`):], []byte("true"))
 }
 
 // walk asks for the early steps, the first into ch, each as soon as the

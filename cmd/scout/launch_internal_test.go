@@ -192,3 +192,19 @@ func TestNoEarlyStepsWithoutTheIndex(t *testing.T) {
 	}
 	checkEveryFileOnce(t, follow(t, p))
 }
+
+// TestSaysTruncated: the hint reads a report's own "truncated" member,
+// not a path that spells it.
+func TestSaysTruncated(t *testing.T) {
+	t.Parallel()
+	for _, truncated := range []bool{true, false} {
+		rep := wire.ProjectFilesResult{CommandID: "c2", Generation: 1, Entries: []wire.FileEntry{{Path: `a"truncated":true`, Kind: wire.KindFile}}, Truncated: truncated}
+		line, err := rep.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := saysTruncated(line); got != truncated {
+			t.Errorf("saysTruncated(%s) = %v", line, got)
+		}
+	}
+}
