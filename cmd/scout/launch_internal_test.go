@@ -56,9 +56,10 @@ func launchTree(t *testing.T) string {
 func startLaunchChild(t *testing.T, dir string) *rpcclient.Client {
 	t.Helper()
 	env := append(os.Environ(), "SCOUT_DEBUG_METHODS=1", "SCOUT_DEBUG_INDEX_STEP_MS=600000")
+	bin := scouttest.Binary(t) // built first: the build is not the child's start
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
-	c, err := rpcclient.Start(ctx, rpcclient.Options{Exe: scouttest.Binary(t), Dir: dir, Env: env, Capabilities: bridge.Required, Optional: bridge.Optional})
+	c, err := rpcclient.Start(ctx, rpcclient.Options{Exe: bin, Dir: dir, Env: env, Capabilities: bridge.Required, Optional: bridge.Optional})
 	if err != nil {
 		t.Fatal(err)
 	}
