@@ -16,9 +16,9 @@ import (
 // milliseconds, so a test can meet the deadline bound; debugIndexStallEnv
 // makes every step that continues a cursor sleep that many milliseconds
 // first, ignoring cancellation like a worker stuck in a system call, so a
-// test can act while a step of a walk is in flight; debugIndexHandoffEnv
-// replaces handoffTTL by that many milliseconds, so a test can keep a
-// handoff however slow the machine, or let it lapse.
+// test can act while a step of a walk is in flight.
+// debugIndexHandoffEnv replaces handoffTTL by that many milliseconds, so
+// a test can keep a handoff however slow the machine, or let it expire.
 const (
 	debugIndexStepEnv    = "SCOUT_DEBUG_INDEX_STEP_MS"
 	debugIndexStallEnv   = "SCOUT_DEBUG_INDEX_STALL_MS"
