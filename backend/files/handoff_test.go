@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -15,7 +16,18 @@ import (
 // scan (nil when none does), the scan and the root to close.
 func continued(t *testing.T, dir string, lim Limits, ilim IndexLimits, rules policy.Rules) (*Index, *Result, *fsguard.Root) {
 	t.Helper()
-	res, root := scanOpen(t, dir, lim, rules)
+	root, err := fsguard.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.New(1, dir, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Scan(context.Background(), root, pol, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return res.Continue(ilim), res, root
 }
 

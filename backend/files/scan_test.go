@@ -16,29 +16,20 @@ import (
 
 func scanDir(t testing.TB, dir string, lim Limits, rules policy.Rules) *Result {
 	t.Helper()
-	res, root := scanOpen(t, dir, lim, rules)
-	root.Close()
-	return res
-}
-
-// scanOpen scans dir and returns the result and the root, still open.
-func scanOpen(t testing.TB, dir string, lim Limits, rules policy.Rules) (*Result, *fsguard.Root) {
-	t.Helper()
 	root, err := fsguard.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer root.Close()
 	pol, err := policy.New(1, dir, rules)
 	if err != nil {
-		root.Close()
 		t.Fatal(err)
 	}
 	res, err := Scan(context.Background(), root, pol, lim)
 	if err != nil {
-		root.Close()
 		t.Fatal(err)
 	}
-	return res, root
+	return res
 }
 
 func paths(es []wire.FileEntry) []string {
