@@ -76,11 +76,7 @@ func (f *filesFeature) register(srv *server.Server) {
 // exits (possibly long after its request was answered), or the handler if
 // no scan was started.
 func (f *filesFeature) admitScan(c *server.Call) (func(), error) {
-	if err := f.takeScan(c); err != nil {
-		return nil, err
-	}
-	f.index.drop() // a walk left by an earlier scan continues no more
-	return nil, nil
+	return nil, f.takeScan(c)
 }
 
 // takeScan takes the scan slot for c and records the generation c is
@@ -168,9 +164,6 @@ func (f *filesFeature) projectFiles(ctx context.Context, c *server.Call) (any, e
 		}()
 		time.Sleep(time.Duration(f.stall.Swap(0)))
 		out.res, out.err = files.Scan(scanCtx, f.ws.root, pol, files.DefaultLimits)
-		if out.err == nil {
-			f.leaveWalk(pol.Generation(), out.res)
-		}
 	}()
 	var out outcome
 	select {
@@ -186,15 +179,6 @@ func (f *filesFeature) projectFiles(ctx context.Context, c *server.Call) (any, e
 		return nil, out.err // logged by the server, answered internal
 	}
 	return f.finishReport(c, pol.Generation(), out.res)
-}
-
-// leaveWalk offers the project.index walk that continues a truncated
-// scan, when one can (files.Result.Continue), to the fresh project.index
-// that follows, before the slot is given back (docs/protocol.md §10.10).
-func (f *filesFeature) leaveWalk(gen int64, res *files.Result) {
-	if x := res.Continue(files.DefaultIndexLimits); x != nil {
-		f.index.leave(gen, x)
-	}
 }
 
 // finishReport builds the report and arranges the re-check under the
@@ -258,7 +242,6 @@ func (f *filesFeature) begin() int64 {
 		params.Generation = f.ws.mgr.Begin()
 		f.list.refs.RevokeBefore(params.Generation)
 		f.index.abandonCurrent() // its cursors were issued before the notification
-		f.index.drop()
 	})
 	f.mu.Lock()
 	var stale []*server.Call

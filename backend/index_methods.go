@@ -17,18 +17,10 @@ import (
 // makes every step that continues a cursor sleep that many milliseconds
 // first, ignoring cancellation like a worker stuck in a system call, so a
 // test can act while a step of a walk is in flight.
-// debugIndexHandoffEnv replaces handoffTTL by that many milliseconds, so
-// a test can keep a handoff however slow the machine, or let it expire.
 const (
-	debugIndexStepEnv    = "SCOUT_DEBUG_INDEX_STEP_MS"
-	debugIndexStallEnv   = "SCOUT_DEBUG_INDEX_STALL_MS"
-	debugIndexHandoffEnv = "SCOUT_DEBUG_INDEX_HANDOFF_MS"
+	debugIndexStepEnv  = "SCOUT_DEBUG_INDEX_STEP_MS"
+	debugIndexStallEnv = "SCOUT_DEBUG_INDEX_STALL_MS"
 )
-
-// handoffTTL is how long the walk a truncated project.files scan leaves
-// (files.Result.Continue) waits for the fresh project.index that follows
-// it: project.files' own deadline.
-var handoffTTL = scanDeadline
 
 // indexCursorVersion tags project.index cursors ("x1.<walk>.<seq>.<mac>").
 const indexCursorVersion = "x1"
@@ -38,23 +30,13 @@ const indexCursorVersion = "x1"
 // runs it (at most one: a step holds the scan slot); between steps it is
 // idle and holds only what files.Index keeps.
 type indexState struct {
-	codec   *cursor.Codec
-	step    time.Duration // the step deadline
-	stall   time.Duration // the debug stall of continuing steps
-	handoff time.Duration // how long a handoff waits
+	codec *cursor.Codec
+	step  time.Duration // the step deadline
+	stall time.Duration // the debug stall of continuing steps
 
 	mu    sync.Mutex
 	walks uint64     // walks started
 	cur   *indexWalk // the child's current walk, or nil
-	offer *handoff   // the walk the last truncated scan left, or nil
-}
-
-// handoff is the walk a truncated project.files scan left for the fresh
-// project.index that follows it.
-type handoff struct {
-	gen int64 // the generation scanned under
-	x   *files.Index
-	at  time.Time
 }
 
 // indexWalk is one walk and the single-use state of its cursors.
@@ -73,10 +55,6 @@ func newIndexState(getenv func(string) string) *indexState {
 		s.step = d
 	}
 	s.stall = debugDuration(getenv, debugIndexStallEnv)
-	s.handoff = handoffTTL
-	if d := debugDuration(getenv, debugIndexHandoffEnv); d > 0 {
-		s.handoff = d
-	}
 	return s
 }
 
@@ -153,11 +131,7 @@ func (f *filesFeature) startWalk(ctx context.Context, c *server.Call) (*indexWal
 		f.index.abandonCurrent()
 		return nil, gen, nil
 	}
-	x := f.index.take(gen)
-	if x == nil {
-		x = files.NewIndex(f.ws.root, pol, files.DefaultIndexLimits)
-	}
-	return f.index.start(gen, x), gen, nil
+	return f.index.start(gen, files.NewIndex(f.ws.root, pol, files.DefaultIndexLimits)), gen, nil
 }
 
 // step runs one bounded step of w's walk.
@@ -200,54 +174,6 @@ func (f *filesFeature) commitPage(c *server.Call, w *indexWalk, seq uint64, res 
 		return nil
 	})
 	return res, nil
-}
-
-// leave offers the walk that continues a truncated scan of generation
-// gen to the next fresh walk, for s.handoff; an earlier offer is dropped.
-func (s *indexState) leave(gen int64, x *files.Index) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.dropLocked()
-	o := &handoff{gen: gen, x: x, at: time.Now()}
-	s.offer = o
-	time.AfterFunc(s.handoff, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.offer == o {
-			s.dropLocked()
-		}
-	})
-}
-
-// take returns the offered walk when it was left under generation gen,
-// and drops any offer.
-func (s *indexState) take(gen int64) *files.Index {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	o := s.offer
-	s.offer = nil
-	if o == nil || o.gen != gen || time.Since(o.at) >= s.handoff {
-		if o != nil {
-			o.x.Close()
-		}
-		return nil
-	}
-	return o.x
-}
-
-// drop forgets the offered walk, if any: another scan took the slot, or
-// the policy changed.
-func (s *indexState) drop() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.dropLocked()
-}
-
-func (s *indexState) dropLocked() {
-	if s.offer != nil {
-		s.offer.x.Close()
-		s.offer = nil
-	}
 }
 
 // start makes a new walk the current one, abandoning the earlier.

@@ -42,13 +42,6 @@
 // directories and at most that one directory; descriptors held for
 // children are closed at the end of every step.
 //
-// A walk may continue a truncated project.files scan instead of starting
-// from the root (handoff.go): both are breadth-first with each directory
-// sorted, so the scan's selection is the walk's first entries, and the
-// directories the scan left unexpanded, with the children of its last
-// directory that did not fit, are where the walk goes on. Only a scan cut
-// by its entry bound alone can be continued.
-//
 // # Output
 //
 // The report lists the selected entries sorted by path components: a

@@ -44,11 +44,8 @@ type Bounds struct {
 // steps it holds only the queue of directories not yet read (their paths,
 // depths and the policy frames of their parents) and at most one partly
 // read or partly emitted directory, with its descriptor while it is being
-// read; every entry it emits is forgotten. A walk that continues a
-// truncated scan (Result.Continue) holds, until it has emitted them, the
-// scan's selection (at most project.files' 10,000 entries) besides. An
-// Index is not safe for concurrent use: the backend runs one step at a
-// time.
+// read; every entry it emits is forgotten. An Index is not safe for
+// concurrent use: the backend runs one step at a time.
 type Index struct {
 	r     reader
 	lim   IndexLimits
@@ -57,12 +54,8 @@ type Index struct {
 
 	cur  *listing // the directory being read, or nil
 	kids []child  // the children of the directory read last, not yet emitted
-	from *node    // whose children kids are; nil: entries never queued (a scan's, handoff.go)
-	// then are emitted after kids: the children of thenFrom that a scan
-	// left out (handoff.go).
-	then     []child
-	thenFrom *node
-	done     bool
+	from *node    // whose children kids are
+	done bool
 
 	examined int // names the last step read
 }
@@ -100,7 +93,7 @@ func (x *Index) Close() {
 		x.cur = nil
 	}
 	x.r.releaseAll()
-	x.queue, x.kids, x.from, x.then, x.thenFrom, x.done = nil, nil, nil, nil, nil, true
+	x.queue, x.kids, x.from, x.done = nil, nil, nil, true
 }
 
 // endStep closes the descriptors held for children within the step; only
@@ -153,7 +146,7 @@ func (s *step) run() string {
 // final is word, or complete when the page holds the walk's last entries.
 func (s *step) final(word string) string {
 	x := s.x
-	if len(x.kids) == 0 && len(x.then) == 0 && x.cur == nil && x.head == len(x.queue) {
+	if len(x.kids) == 0 && x.cur == nil && x.head == len(x.queue) {
 		x.done = true
 		return wire.ProgressComplete
 	}
@@ -221,24 +214,16 @@ func (x *Index) expandable(n *node, kids []child) int {
 	return k
 }
 
-// emit adds the children of the directory read last (then, for a walk
-// that continues a scan, those of then) to the page, within the page's
-// bounds, queueing the directories among them (a scan's selection, read
-// already, is not queued); it returns the bound met, or "" once they are
-// all emitted.
+// emit adds the children of the directory read last to the page, within
+// the page's bounds, queueing the directories among them; it returns the
+// bound met, or "" once they are all emitted.
 func (s *step) emit() string {
 	x := s.x
-	for {
-		if len(x.kids) == 0 {
-			if len(x.then) == 0 {
-				break
-			}
-			x.kids, x.from, x.then, x.thenFrom = x.then, x.thenFrom, nil, nil
-		}
+	for len(x.kids) > 0 {
 		if len(s.page) >= x.lim.PageEntries {
 			return wire.ProgressPageEntries
 		}
-		c, from := x.kids[0], x.from
+		c := x.kids[0]
 		if len(c.path) > x.lim.PathBytes {
 			x.kids = x.kids[1:] // left out (docs/protocol.md §5)
 			continue
@@ -260,8 +245,8 @@ func (s *step) emit() string {
 		s.page = append(s.page, wire.FileEntry{Path: c.path, Kind: kind})
 		s.worked = true
 		x.kids = x.kids[1:]
-		if c.dir && from != nil && from.depth+1 < x.lim.MaxDepth {
-			x.queue = append(x.queue, &node{parent: from, path: c.path, depth: from.depth + 1})
+		if c.dir && x.from.depth+1 < x.lim.MaxDepth {
+			x.queue = append(x.queue, &node{parent: x.from, path: c.path, depth: x.from.depth + 1})
 		}
 	}
 	x.kids, x.from = nil, nil

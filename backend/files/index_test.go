@@ -72,13 +72,6 @@ func walkAll(t testing.TB, dir string, lim IndexLimits, b Bounds, rules policy.R
 	}
 	x := NewIndex(root, pol, lim)
 	defer x.Close()
-	return stepAll(t, x, lim, b)
-}
-
-// stepAll steps x to its end, checking each step's bounds, and returns
-// the paths it listed (directories with a slash).
-func stepAll(t testing.TB, x *Index, lim IndexLimits, b Bounds) []string {
-	t.Helper()
 	var out []string
 	for steps := 0; ; steps++ {
 		if steps > 1_000_000 {

@@ -2,7 +2,6 @@ package files
 
 import (
 	"context"
-	"slices"
 
 	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/policy"
@@ -39,12 +38,6 @@ type Result struct {
 	Examined int
 
 	rootCount int32 // the root's children are Selected[:rootCount]
-	// rest is where the scan stopped, when only the entry bound cut it
-	// (handoff.go); nil otherwise.
-	rest *scanRest
-	// cutElse says a bound other than the entry bound (depth, examine)
-	// left something out: no walk can continue the selection.
-	cutElse bool
 }
 
 // Scan selects the visible workspace under root with pol within lim. It
@@ -58,13 +51,10 @@ func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limit
 	res := &Result{Selected: make([]Selected, 0, min(lim.MaxEntries, DefaultLimits.MaxEntries))}
 	queue := []*node{{sel: -1}}
 	examined := 0
-	stop := len(queue) // queue[stop:] were never expanded
-	var last []child   // the unselected children of the last directory expanded
-	var lastFrom *node
 	for i := 0; i < len(queue); i++ {
 		n := queue[i]
 		if len(res.Selected) >= lim.MaxEntries {
-			res.Truncated, stop = true, i
+			res.Truncated = true
 			break
 		}
 		budget := lim.MaxExamined - examined
@@ -77,34 +67,27 @@ func Scan(ctx context.Context, root *fsguard.Root, pol *policy.Policy, lim Limit
 		if l.count > budget {
 			r.abandon(l)
 			examined = lim.MaxExamined
-			res.Truncated, res.cutElse = true, true
+			res.Truncated = true
 			break
 		}
 		examined += l.count
-		queued, rest := expand(res, n, r.finish(l), lim)
+		queued := expand(res, n, r.finish(l), lim)
 		r.settle(l, len(queued))
 		queue = append(queue, queued...)
-		stop = len(queue)
-		if len(rest) > 0 {
-			last, lastFrom = slices.Clone(rest), n
-		}
 	}
 	res.Examined = examined
-	if res.Truncated && !res.cutElse {
-		res.rest = &scanRest{root: root, pol: pol, queue: slices.Clone(queue[stop:]), kids: last, from: lastFrom}
-	}
 	return res, nil
 }
 
 // expand selects n's children within the entry bound and returns its
-// child directories to expand and the children the entry bound left out.
-func expand(res *Result, n *node, children []child, lim Limits) (queued []*node, rest []child) {
+// child directories to expand.
+func expand(res *Result, n *node, children []child, lim Limits) []*node {
 	first := int32(len(res.Selected))
 	childDepth := n.depth + 1
-	for i, c := range children {
+	var queued []*node
+	for _, c := range children {
 		if len(res.Selected) >= lim.MaxEntries {
 			res.Truncated = true
-			rest = children[i:]
 			break
 		}
 		res.Selected = append(res.Selected, Selected{Path: c.path, Dir: c.dir})
@@ -112,7 +95,7 @@ func expand(res *Result, n *node, children []child, lim Limits) (queued []*node,
 			continue
 		}
 		if childDepth >= lim.MaxDepth {
-			res.Truncated, res.cutElse = true, true // listed, never expanded
+			res.Truncated = true // listed, never expanded
 			continue
 		}
 		queued = append(queued, &node{parent: n, path: c.path, depth: childDepth, sel: int32(len(res.Selected) - 1)})
@@ -123,5 +106,5 @@ func expand(res *Result, n *node, children []child, lim Limits) (queued []*node,
 	} else {
 		res.rootCount = int32(len(res.Selected))
 	}
-	return queued, rest
+	return queued
 }
