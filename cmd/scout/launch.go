@@ -159,8 +159,7 @@ func prefetchFiles(c *rpcclient.Client, index bool) *prefetch {
 // earlyReport is the early snapshot, decoded in the client's reader
 // (wire.ProjectFilesResult.DecodeValid); when its line says it is
 // truncated, the early steps start before it is decoded, so the
-// backend's first step (served from the scan: a few milliseconds)
-// overlaps the decoding of 10,000 entries.
+// backend's first step overlaps the decoding of 10,000 entries.
 type earlyReport struct {
 	res   wire.ProjectFilesResult
 	start func()
