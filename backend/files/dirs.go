@@ -128,12 +128,7 @@ func dotIfRoot(path string) string {
 // read reads up to limit more names of l (all that remain when limit is
 // negative). Reading stops early, leaving l unfinished, when r.stopped
 // says so. A read error ends the listing as failed.
-func (r *reader) read(l *listing, limit int) { readNames(l, limit, r.stopped) }
-
-// readNames is read with its own stop: it touches only l, so a listing
-// opened by the walk may be read by another goroutine (the index's read
-// ahead) while the walk goes on with others.
-func readNames(l *listing, limit int, stopped func() bool) {
+func (r *reader) read(l *listing, limit int) {
 	if l.eof || limit == 0 {
 		return
 	}
@@ -146,7 +141,7 @@ func readNames(l *listing, limit int, stopped func() bool) {
 			l.buf = append(append(l.buf, l.prefix...), name...)
 			l.ends, l.dirs = append(l.ends, len(l.buf)), append(l.dirs, isDir)
 		}
-		if n == limit || (n%checkEvery == 0 && stopped()) {
+		if n == limit || (n%checkEvery == 0 && r.stopped()) {
 			more = true
 			return false
 		}

@@ -57,16 +57,7 @@ type Index struct {
 	from *node    // whose children kids are
 	done bool
 
-	// ahead is queue[head] while a helper reads its names within a step
-	// (ahead.go); aheadDone is closed when it has. Always nil between
-	// steps.
-	ahead     *listing
-	aheadDone chan struct{}
-
 	examined int // names the last step read
-	// Directories read ahead over the walk: taken by their step, dropped
-	// at its end.
-	aheadTaken, aheadDropped int
 }
 
 // NewIndex starts a walk of root under pol.
@@ -88,7 +79,6 @@ func (x *Index) Step(ctx context.Context, b Bounds) ([]wire.FileEntry, string, e
 	x.r.stopped = s.stopped
 	defer x.endStep()
 	word := s.run()
-	s.dropAhead()
 	x.examined = x.lim.StepExamined - s.examine
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
@@ -139,7 +129,7 @@ func (s *step) run() string {
 			if len(s.page) >= x.lim.PageEntries {
 				return s.final(wire.ProgressPageEntries)
 			}
-			if !s.next() {
+			if !x.next() {
 				return wire.ProgressComplete
 			}
 			s.worked = true
@@ -163,29 +153,13 @@ func (s *step) final(word string) string {
 	return word
 }
 
-// next makes the next queued directory the current one: the one read
-// ahead, or else it opens it; false at the end of the walk.
-func (s *step) next() bool {
-	x := s.x
-	if x.ahead != nil {
-		s.takeAhead()
-		return true
-	}
-	n := x.pop()
-	if n == nil {
-		return false
-	}
-	x.cur = x.r.open(n)
-	return true
-}
-
-// pop takes the next queued directory off the queue; nil at the end of
+// next takes the next queued directory and opens it; false at the end of
 // the walk.
-func (x *Index) pop() *node {
+func (x *Index) next() bool {
 	if x.head == len(x.queue) {
 		x.done = true
 		x.queue, x.head = nil, 0
-		return nil
+		return false
 	}
 	n := x.queue[x.head]
 	x.queue[x.head] = nil
@@ -194,7 +168,8 @@ func (x *Index) pop() *node {
 		x.queue = append([]*node(nil), x.queue[x.head:]...)
 		x.head = 0
 	}
-	return n
+	x.cur = x.r.open(n)
+	return true
 }
 
 // read reads the current directory within the step's examine budget and,
@@ -218,7 +193,6 @@ func (s *step) read() string {
 			return wire.ProgressDeadline // or cancelled: Step tells
 		}
 	}
-	s.readAhead()
 	n := l.n
 	kids := x.r.finish(l)
 	x.r.settle(l, x.expandable(n, kids))
