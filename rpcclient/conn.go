@@ -83,6 +83,7 @@ func startConn(opts Options, child uint64, events *queue) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	widenPipe(stdout)
 	if err := cmd.Start(); err != nil {
 		return nil, errors.New("cannot start the scout backend: " + describeStartError(err))
 	}
