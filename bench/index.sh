@@ -9,7 +9,9 @@
 # many); parts: which of (a)-(d) below to run, as letters (default abcd:
 # `sh bench/index.sh 5 a` runs only the side-by-side of scout filter).
 # fzf built from its Go module is installed into a temporary GOBIN unless
-# SCOUT_BENCH_FZF_GO names one already built.
+# SCOUT_BENCH_FZF_GO names one already built. $SCOUT_BENCH_BASE names
+# another scout binary (say, main's) that (a) runs as one more command,
+# interleaved with the rest, for a before/after in the same run.
 #
 # It builds scout (no -race), makes two trees of empty files in
 # $SCOUT_BENCH_OUT (default $TMPDIR/scout-bench; kept between runs) with
@@ -65,6 +67,7 @@ for tree in tree100k-index tree1m; do
 	[ "$tree" = tree1m ] && n=$big
 	for q in part05file12 file; do
 		set -- "$out/scout filter $q"
+		[ -n "${SCOUT_BENCH_BASE:-}" ] && set -- "$@" "$SCOUT_BENCH_BASE filter $q"
 		for f in $fzfs; do set -- "$@" "fdfind --type f -H . | $f --filter $q"; done
 		"$out/sidebyside" -name "$tree/$q" -dir "$out/$tree" -runs "$n" -warmup 1 -- "$@"
 	done

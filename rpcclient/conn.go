@@ -83,6 +83,7 @@ func startConn(opts Options, child uint64, events *queue) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	widenPipe(stdout)
 	if err := cmd.Start(); err != nil {
 		return nil, errors.New("cannot start the scout backend: " + describeStartError(err))
 	}
@@ -104,7 +105,10 @@ func describeStartError(err error) string {
 func (cn *conn) read(stdout io.Reader) {
 	r := bufio.NewReaderSize(stdout, 64<<10)
 	var fault error
-	var buf []byte // one line's room, reused: dispatch keeps nothing of it
+	// One line's room, reused: dispatch keeps nothing of it. Made for the
+	// longest result line at once (a snapshot or an index page, 1 MiB):
+	// grown from nothing, the first snapshot was copied five times over.
+	buf := make([]byte, 0, maxResultLine)
 	for fault == nil {
 		line, err := readLine(r, buf[:0])
 		buf = line
@@ -125,6 +129,10 @@ func (cn *conn) read(stdout io.Reader) {
 	waitErr := cn.cmd.Wait()
 	cn.finish(fault, waitErr)
 }
+
+// maxResultLine is the longest line a report or an index page makes,
+// newline included (docs/protocol.md §5).
+const maxResultLine = 1 << 20
 
 // readLine reads one line into line's room (a page of project.index is a
 // megabyte: growing a fresh slice for each cost as much as decoding it).

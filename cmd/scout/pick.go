@@ -136,6 +136,7 @@ func runTUI(tab int, caps []string, height tui.Height, early launchCalls, pages 
 	diags, home := newDiagnostics()
 	required, optional := bridge.Negotiation(caps)
 	l := launchBackend(required, optional, diags, early&launchFiles != 0, early&launchIndex != 0)
+	go warmWidths()
 	built := false
 	res, err := runOnTTY(height, func() (tui.Model, func(), error) {
 		built = true
