@@ -34,6 +34,7 @@ func reportsForCodec() []*ProjectFilesResult {
 // TestReportCodecIsJSON holds AppendJSON to the json package's output and
 // UnmarshalJSONFrom to its decoding, in both directions.
 func TestReportCodecIsJSON(t *testing.T) {
+	t.Parallel()
 	for i, rep := range reportsForCodec() {
 		want, err := json.Marshal((*reflectReport)(rep))
 		if err != nil {
@@ -70,6 +71,7 @@ type reflectReport ProjectFilesResult
 // TestReportDecodeLikeReflection decodes odd but valid reports, and
 // invalid ones, both ways: the same values or both an error.
 func TestReportDecodeLikeReflection(t *testing.T) {
+	t.Parallel()
 	inputs := []string{
 		`null`,
 		`{}`,
@@ -116,6 +118,7 @@ func TestReportDecodeLikeReflection(t *testing.T) {
 // TestDecodeValidNeverPanics feeds DecodeValid broken documents: cut
 // short and with bytes replaced. It may fail, but must not panic.
 func TestDecodeValidNeverPanics(t *testing.T) {
+	t.Parallel()
 	doc, err := reportsForCodec()[3].AppendJSON(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +179,7 @@ func BenchmarkReportDecode(b *testing.B) {
 
 // TestPlainString holds the word-at-a-time test to a byte loop.
 func TestPlainString(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(4, 5))
 	for range 50000 {
 		b := make([]byte, rng.IntN(30))

@@ -11,6 +11,7 @@ import (
 // of the grammar they implement, on random strings of characters near
 // the edges of each class.
 func TestGrammarLoops(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		re string
 		f  func(string) bool

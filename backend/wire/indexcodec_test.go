@@ -32,6 +32,7 @@ func pagesForCodec() []*ProjectIndexResult {
 // TestIndexCodecIsJSON holds AppendJSON to the json package's output and
 // the decoder to its decoding.
 func TestIndexCodecIsJSON(t *testing.T) {
+	t.Parallel()
 	for i, page := range pagesForCodec() {
 		want, err := json.Marshal((*reflectIndex)(page))
 		if err != nil {
@@ -60,6 +61,7 @@ func TestIndexCodecIsJSON(t *testing.T) {
 // TestIndexDecodeLikeReflection decodes odd but valid pages, and invalid
 // ones, both ways: the same values or both an error.
 func TestIndexDecodeLikeReflection(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`null`, `{}`, `[]`, `"x"`,
 		`{"entries":null,"cursor":null,"generation":null,"complete":null,"progress":null,"ts":null}`,

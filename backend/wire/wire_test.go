@@ -37,6 +37,7 @@ func ip(i int) *int           { return &i }
 func vp(i int) *VersionNumber { v := VersionNumber(i); return &v }
 
 func TestRoundTrips(t *testing.T) {
+	t.Parallel()
 	effort := "high"
 	sel := &Selection{Provider: "openai", Model: "gpt-5", Effort: &effort}
 	notices := []CatalogNotice{{Code: NoticeMissingCache, Provider: "x"}}
@@ -85,6 +86,7 @@ func TestRoundTrips(t *testing.T) {
 }
 
 func TestNullsAndAbsence(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		v    any
 		want string
@@ -110,6 +112,7 @@ func TestNullsAndAbsence(t *testing.T) {
 }
 
 func TestErrorCodesAreUniqueAndMatchTheTable(t *testing.T) {
+	t.Parallel()
 	want := map[Code]int{
 		"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602,
 		"internal": -32603, "not_initialized": -32002, "already_initialized": -32003, "unsupported_protocol_version": -32012,
@@ -134,6 +137,7 @@ func TestErrorCodesAreUniqueAndMatchTheTable(t *testing.T) {
 }
 
 func TestParseFrame(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		code Code // "" = ok
@@ -171,6 +175,7 @@ func TestParseFrame(t *testing.T) {
 }
 
 func TestDecodeParams(t *testing.T) {
+	t.Parallel()
 	var p ListParams
 	if e := DecodeParams([]byte(`{"ref":"root","limit":1000}`), &p); e != nil {
 		t.Fatal(e)

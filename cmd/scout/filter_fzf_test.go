@@ -63,6 +63,7 @@ var differentialLists = []struct {
 // boundaryQueries, newest fzf only): the set of lines printed must be the
 // same. The order is scout's own ranking, not compared.
 func TestFilterSelectsFzfLines(t *testing.T) {
+	t.Parallel()
 	bin := scouttest.Binary(t)
 	paths := []string{scouttest.NeedCommand(t, "fzf")}
 	if latest := os.Getenv("SCOUT_TEST_FZF"); latest != "" {
@@ -96,15 +97,21 @@ func TestFilterSelectsFzfLines(t *testing.T) {
 				if i%l.every != 0 {
 					continue
 				}
-				want := filterLines(t, bin, input, "filter", "--stdin", q)
-				for fzf, boundaries := range fzfs {
-					if !boundaries && slices.Contains(boundaryQueries, q) {
-						continue
+				// A subtest a query, so that the queries of one list (a
+				// hundred processes of scout and of each fzf) share the
+				// package's parallel slots instead of running one by one.
+				t.Run(fmt.Sprint(i), func(t *testing.T) {
+					t.Parallel()
+					want := filterLines(t, bin, input, "filter", "--stdin", q)
+					for fzf, boundaries := range fzfs {
+						if !boundaries && slices.Contains(boundaryQueries, q) {
+							continue
+						}
+						if got := filterLines(t, fzf, input, "--filter", q); !slices.Equal(got, want) {
+							t.Errorf("%s %q: %s selects %d lines, scout %d; first difference: %s", list, q, fzf, len(got), len(want), firstMissing(got, want))
+						}
 					}
-					if got := filterLines(t, fzf, input, "--filter", q); !slices.Equal(got, want) {
-						t.Errorf("%s %q: %s selects %d lines, scout %d; first difference: %s", list, q, fzf, len(got), len(want), firstMissing(got, want))
-					}
-				}
+				})
 			}
 		})
 	}

@@ -101,7 +101,10 @@ func TestReadmeDemoCommandInAFreshClone(t *testing.T) {
 	gitOut(t, clone, "checkout", "--quiet", "--detach", head)
 
 	e := newDemoEnv(t)
-	x := scouttest.StartTmux(t, clone, 120, 30, e.vars(t),
+	// The README's command, built like this run's test binaries (with
+	// -race under go test -race): its dependencies are then compiled
+	// already. The build without -race is .ci/run's go build ./...
+	x := scouttest.StartTmux(t, clone, 120, 30, append(e.vars(t), "GOFLAGS="+scouttest.GoFlags()),
 		readmeDemo+` > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
 	deadline := time.Now().Add(firstBuild)
 	for !strings.Contains(x.Screen(false), "DEMO on synthetic data") {

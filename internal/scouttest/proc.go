@@ -124,6 +124,21 @@ func Environ() []string {
 	return env
 }
 
+// GoFlags is the GOFLAGS for a go command a test runs (the go run of the
+// README's demo in a fresh clone): the caller's GOFLAGS, and -race when
+// this test binary is built with -race. Such a build then finds every
+// dependency compiled already in the build cache, by this run's race test
+// binaries; without -race it compiles the whole dependency graph a second
+// time (from an empty build cache, about 190 s of CPU: modernc.org/sqlite's
+// generated code, chroma, the MCP SDK).
+func GoFlags() string {
+	flags := os.Getenv("GOFLAGS")
+	if raceEnabled {
+		flags = strings.TrimSpace(flags + " -race")
+	}
+	return flags
+}
+
 // Start spawns the backend. The process is killed at the end of the test if
 // it is still running.
 func Start(t testing.TB, opts Options) *Proc {

@@ -41,6 +41,7 @@ func pages(paths []string, sizes []int) [][]string {
 // restored), and compares every ranking with a fresh Ranker's over the
 // paths added so far: the same matches, scores, positions and order.
 func TestAddEqualsNew(t *testing.T) {
+	t.Parallel()
 	paths := addPaths()
 	queries := []string{"s", "sr", "srv", "ser", "server", "Se", "kode", "ünï", "k", "zzq", "internalhttp"}
 	for _, sizes := range [][]int{{1, 1023, 1024, 1025}, {chunkSize}, {3000, 1, 7}, {len(paths)}} {
@@ -108,6 +109,7 @@ func head(res Result) Result {
 // TestAddExtendsCache: a cached result is extended to the added paths,
 // not searched again, and stays cached for narrowing.
 func TestAddExtendsCache(t *testing.T) {
+	t.Parallel()
 	paths := gen10k()
 	r := New(paths[:2500])
 	if _, err := r.Rank(context.Background(), "se", 5); err != nil {
@@ -137,6 +139,7 @@ func TestAddExtendsCache(t *testing.T) {
 // TestAddExtendCancelled: a ranking cancelled while it extends a cached
 // result leaves that result as it was, and the next ranking is right.
 func TestAddExtendCancelled(t *testing.T) {
+	t.Parallel()
 	paths := gen10k()
 	r := New(paths[:3000])
 	if _, err := r.Rank(context.Background(), "srv", 10); err != nil {
@@ -158,6 +161,7 @@ func TestAddExtendCancelled(t *testing.T) {
 // TestAddKeepsCallersSlice: New's paths are not written by a later Add,
 // even when the caller's slice has room after its end.
 func TestAddKeepsCallersSlice(t *testing.T) {
+	t.Parallel()
 	backing := []string{"a", "b", "c", "untouched", "untouched"}
 	r := New(backing[:3])
 	r.Add([]string{"d", "e"})
@@ -186,6 +190,7 @@ func TestAddKeepsCallersSlice(t *testing.T) {
 // paths (run with -race). Every ranking must equal a fresh Ranker's over
 // the paths it says it ranked.
 func TestAddWhileRanking(t *testing.T) {
+	t.Parallel()
 	paths := addPaths()
 	ps := pages(paths, []int{700, 1500, 1})
 	r := New(ps[0])

@@ -68,6 +68,7 @@ func fold(r rune, sensitive bool) rune {
 // on small random paths: the same best score, and traced positions that
 // earn exactly that score.
 func TestAlignIsOptimal(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []rune("aabbAB/_.-xé")
 	queries := []rune("abAB/.é")
@@ -108,6 +109,7 @@ func TestAlignIsOptimal(t *testing.T) {
 // candidate it looks at, kept or not, so only the first pair of matches
 // may be adjacent here: nothing can have grown it before.
 func TestBaseIsSahilm(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []rune("abcAB/_-. \\")
 	compared, adjacent := 0, 0
@@ -152,6 +154,7 @@ func snowballRisk(pos []int) bool {
 // TestGreedyFallback checks that inputs beyond maxCells still match, with
 // valid positions scored by scoreOf.
 func TestGreedyFallback(t *testing.T) {
+	t.Parallel()
 	path := strings.Repeat("a/", 40000) + "server.go"
 	query := "a" + strings.Repeat("/", 3) + "server"
 	x := newIndex([]string{path})
@@ -175,6 +178,7 @@ func TestGreedyFallback(t *testing.T) {
 // queries and compares with scoring the whole query afresh: the same
 // score and the same last row.
 func TestExtendEqualsScore(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	s, fresh := &scratch{}, &scratch{}
 	extended := 0
@@ -212,6 +216,7 @@ func TestExtendEqualsScore(t *testing.T) {
 // TestAppendPositions checks the search against a loop, over awkward byte
 // values and every start.
 func TestAppendPositions(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(9, 9))
 	for range 2000 {
 		text := make([]byte, rng.IntN(40))

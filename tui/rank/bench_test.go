@@ -168,6 +168,7 @@ func BenchmarkNew(b *testing.B) {
 // TestBenchQueriesMatch keeps the benchmarks honest: every query matches
 // in every list, and a keystroke narrows, so typing measures real work.
 func TestBenchQueriesMatch(t *testing.T) {
+	t.Parallel()
 	for _, list := range benchLists[:2] {
 		r := New(list.paths(t))
 		for _, q := range benchQueries {
@@ -291,6 +292,7 @@ func BenchmarkRankSyntax(b *testing.B) {
 // TestSyntaxBenchQueriesMatch keeps BenchmarkRankSyntax honest: every
 // query matches in every list, so typing measures real work.
 func TestSyntaxBenchQueriesMatch(t *testing.T) {
+	t.Parallel()
 	for _, list := range benchLists[:2] {
 		r := New(list.paths(t))
 		for _, q := range syntaxBenchQueries {

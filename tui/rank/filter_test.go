@@ -13,6 +13,7 @@ import (
 // ASCII (the Kelvin sign, U+212A, folds to k), queries of several terms
 // and of inverse terms only.
 func TestFilterIsOrder(t *testing.T) {
+	t.Parallel()
 	paths := append(slices.Clone(gen10k()[:6000]), "dir/\u212aelvin.go", "ünï/kode.go", "Kk/kK", "README", "x/Readme.md", "café/x.go")
 	for _, q := range []string{"", "s", "k", "K", "srv", "Read", "readme", "internalhttp", "ünï", "zzzz", "a b",
 		"srv !test", "'kode | readme", "^dir/ go$", "!s", "!^x !go", "kode ünï", "cafe"} {
@@ -33,6 +34,7 @@ func TestFilterIsOrder(t *testing.T) {
 // every ASCII path whose folded bytes hold the term's in order, drops the
 // others, and keeps every non-ASCII path.
 func TestMayMatch(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 9))
 	for range 20000 {
 		p := randomString(rng, []rune("aAbBsS/._é"), rng.IntN(16))

@@ -33,12 +33,14 @@ var goldenSyntax = []string{
 // the matched runes in brackets, to testdata/golden/top.txt (go test
 // -update rewrites it).
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	checkGolden(t, goldenQueries, "testdata/golden/top.txt")
 }
 
 // TestGoldenSyntax is TestGolden for goldenSyntax, in
 // testdata/golden/syntax.txt.
 func TestGoldenSyntax(t *testing.T) {
+	t.Parallel()
 	checkGolden(t, goldenSyntax, "testdata/golden/syntax.txt")
 }
 
@@ -116,6 +118,7 @@ func firstDiff(got, want string) string {
 }
 
 func TestHighlight(t *testing.T) {
+	t.Parallel()
 	if got := highlight("src/algo/algo.go", []int{0, 4, 5, 6, 7}); got != "[s]rc/[algo]/algo.go" {
 		t.Errorf("got %q", got)
 	}

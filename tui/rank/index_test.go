@@ -12,6 +12,7 @@ import (
 // paths to the generic definition (appendClasses), on generated paths and
 // on random strings of the characters that decide classes.
 func TestPrepareASCIIIsAppendClasses(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	paths := pathgen.Paths(2000, 7)
 	for range 5000 {
@@ -49,6 +50,7 @@ func foldBytes(p string) []byte {
 // TestNewIndexMixed checks that ASCII paths with and without capitals
 // and other paths, on several workers, land where their entries say.
 func TestNewIndexMixed(t *testing.T) {
+	t.Parallel()
 	var paths []string
 	for i := range 3 * indexChunk {
 		switch {

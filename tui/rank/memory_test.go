@@ -14,6 +14,7 @@ import (
 // then overwritten: the Ranker holds copies, so its paths and rankings
 // are those of the strings as they were.
 func TestRankerOwnsItsPaths(t *testing.T) {
+	t.Parallel()
 	paths := addPaths()
 	buf := []byte(strings.Join(paths, "\n"))
 	shared := make([]string, len(paths))
@@ -40,6 +41,7 @@ func TestRankerOwnsItsPaths(t *testing.T) {
 // segment of its cached match set holds about its matches, not the room
 // of every path of its block that the scan set aside.
 func TestCachedSetsFit(t *testing.T) {
+	t.Parallel()
 	paths := gen10k()
 	r := New(paths[:100])
 	for len(paths) > 0 {

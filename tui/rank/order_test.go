@@ -14,6 +14,7 @@ import (
 // k, on a list with many ties (equal scores, equal lengths, duplicate
 // paths), so the keyed parallel sort is held to compare's order.
 func TestOrderIsRank(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var paths []string
 	for range 3*parallelMin + 17 {
@@ -54,6 +55,7 @@ func TestOrderIsRank(t *testing.T) {
 // paths of every short length, in both case modes, with a few non-ASCII
 // paths among them, for every rune of the alphabet.
 func TestOneRuneIsReference(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
 	var paths []string
 	for range 3 * chunkSize {

@@ -70,6 +70,7 @@ func wins(t *testing.T, principle, query, a, b string) {
 // a directory of its own, or a word of one), whether or not the split
 // pieces are whole directory names.
 func TestPrincipleContiguousBeatsSplit(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(31, 32))
 	for range 2000 {
 		q := word(rng, 4+rng.IntN(9))
@@ -89,6 +90,7 @@ func TestPrincipleContiguousBeatsSplit(t *testing.T) {
 // TestPrincipleBaseSplitBeatsDirectory: unless the split runes are in the
 // base name and the contiguous ones are not: then the base name wins.
 func TestPrincipleBaseSplitBeatsDirectory(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(33, 34))
 	for range 2000 {
 		q := word(rng, 4+rng.IntN(9))
@@ -104,6 +106,7 @@ func TestPrincipleBaseSplitBeatsDirectory(t *testing.T) {
 // TestPrincipleBaseBeatsDirectory: a base-name match beats the same match
 // in a directory.
 func TestPrincipleBaseBeatsDirectory(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(35, 36))
 	for range 2000 {
 		q := word(rng, 2+rng.IntN(10))
@@ -117,6 +120,7 @@ func TestPrincipleBaseBeatsDirectory(t *testing.T) {
 // TestPrincipleShorterWinsTies: the same match in paths of different
 // lengths: the shorter wins.
 func TestPrincipleShorterWinsTies(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(37, 38))
 	for range 2000 {
 		q := word(rng, 1+rng.IntN(10))
@@ -136,6 +140,7 @@ func TestPrincipleShorterWinsTies(t *testing.T) {
 // file and its directories; a longer base name holding every term does
 // not outrank the file the last term names.
 func TestPrincipleOneBaseNamePerQuery(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(39, 40))
 	for range 1000 {
 		dir, file := word(rng, 3+rng.IntN(6)), word(rng, 3+rng.IntN(6))
@@ -150,6 +155,7 @@ func TestPrincipleOneBaseNamePerQuery(t *testing.T) {
 
 // TestSsagen: the case the crossing cost was made for, on the Go tree.
 func TestSsagen(t *testing.T) {
+	t.Parallel()
 	paths := goTree(t)
 	res, err := New(paths).Rank(context.Background(), "ssagen", 5)
 	if err != nil {

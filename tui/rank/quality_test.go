@@ -70,6 +70,7 @@ func sahilmRank(query string, paths []string, path string) int {
 // rank, for a plain fuzzy matcher's, treats the query as one pattern);
 // without -v the table, and sahilm's pass over the list, are left out.
 func TestQualityAgainstFzf(t *testing.T) {
+	t.Parallel()
 	recs, header := readFzfRanks(t)
 	lists := map[string][]string{"gotree": goTree(t), "pytree": pyTree(t)}
 	rankers := map[string]*Ranker{"gotree": New(lists["gotree"]), "pytree": New(lists["pytree"])}

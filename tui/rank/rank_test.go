@@ -26,6 +26,7 @@ func ranked(t *testing.T, r *Ranker, query string, k int) []string {
 }
 
 func TestRankOrder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, query string
 		paths       []string
@@ -70,6 +71,7 @@ func TestRankOrder(t *testing.T) {
 }
 
 func TestRankIndexesForDuplicates(t *testing.T) {
+	t.Parallel()
 	res, err := New([]string{"b/x.go", "a/x.go", "a/x.go"}).Rank(context.Background(), "x", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +86,7 @@ func TestRankIndexesForDuplicates(t *testing.T) {
 }
 
 func TestRankSmartCase(t *testing.T) {
+	t.Parallel()
 	paths := []string{"README.md", "readme.txt", "ReadMe.rst", "docs/rEADME"}
 	tests := []struct {
 		query string
@@ -107,6 +110,7 @@ func TestRankSmartCase(t *testing.T) {
 }
 
 func TestRankPositions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path, query string
 		want        []int
@@ -131,6 +135,7 @@ func TestRankPositions(t *testing.T) {
 }
 
 func TestRankEmptyQuery(t *testing.T) {
+	t.Parallel()
 	r := New([]string{"b", "a", "c"})
 	res, err := r.Rank(context.Background(), "", 2)
 	if err != nil {
@@ -162,6 +167,7 @@ func typing(query string) []string {
 // (narrowing from and restoring cached results) and compares every
 // result with a fresh Ranker's and with the top k of the full order.
 func TestRankIncrementalEqualsFresh(t *testing.T) {
+	t.Parallel()
 	paths := goTree(t)
 	r := New(paths)
 	for _, query := range []string{"nethttpserver", "Server", "ctxgo", "zzzzq", "a/b/c"} {
@@ -185,6 +191,7 @@ func TestRankIncrementalEqualsFresh(t *testing.T) {
 // TestRankCachedThenAll ranks the top few first, which leaves most cached
 // matches unscored, then everything from that cache entry.
 func TestRankCachedThenAll(t *testing.T) {
+	t.Parallel()
 	paths := goTree(t)
 	r := New(paths)
 	for _, q := range []string{"s", "sr", "go", "Test"} {
@@ -202,6 +209,7 @@ func TestRankCachedThenAll(t *testing.T) {
 // TestRankMatchesReference compares Rank over the Go tree (parallel
 // chunks, heaps) with scoring every path on one goroutine and sorting.
 func TestRankMatchesReference(t *testing.T) {
+	t.Parallel()
 	paths := goTree(t)
 	if len(paths) < 2*parallelMin {
 		t.Fatalf("%d paths do not exercise the parallel scan", len(paths))
@@ -257,6 +265,7 @@ func (c *cancelAfter) Err() error {
 }
 
 func TestRankCancelled(t *testing.T) {
+	t.Parallel()
 	paths := goTree(t)
 	r := New(paths)
 	for n := 1; n <= 3; n++ {
@@ -281,6 +290,7 @@ func TestRankCancelled(t *testing.T) {
 // TestRankConcurrent calls one Ranker from several goroutines (run with
 // -race); each result must equal the sequential one.
 func TestRankConcurrent(t *testing.T) {
+	t.Parallel()
 	paths := goTree(t)
 	queries := []string{"s", "se", "ser", "serv", "http", "htt", "cmdgo", "x"}
 	want := map[string]Result{}
@@ -321,6 +331,7 @@ func setOf(query string, n, rows int) *matchSet {
 }
 
 func TestQueryCacheBounds(t *testing.T) {
+	t.Parallel()
 	c := newQueryCache()
 	c.fit(10) // budget 120: hits plus row cells
 	for i := range 4 {
@@ -352,6 +363,7 @@ func TestQueryCacheBounds(t *testing.T) {
 }
 
 func TestNarrowestOnRuneBoundary(t *testing.T) {
+	t.Parallel()
 	c := newQueryCache()
 	c.fit(10)
 	c.add(setOf("a\xc3", 1, 0))

@@ -109,6 +109,7 @@ func randomQuery(rng *rand.Rand) string {
 // scorer's when the query is one term, and typing, deleting and adding
 // paths to a fresh ranking.
 func TestQueryMatchesReference(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(21, 22))
 	paths := make([]string, 3*chunkSize)
 	for i := range paths {
