@@ -360,7 +360,13 @@ func TestADeadBackendIsSaidAndRRestartsIt(t *testing.T) {
 	h := start(t, fake, 120, 24)
 	h.loaded()
 	h.Type("r")
-	h.WaitText("refreshing local")
+	// The refresh is in flight at the backend before it dies: the page
+	// shows "refreshing" as soon as r is pressed, before its call is made,
+	// and a call made after the crash fails at once with the exit (another
+	// message, and a race with the exit's own news).
+	h.Wait("the refresh at the backend", func(f pagetest.Frame) bool {
+		return strings.Contains(f.View, "refreshing local") && fake.Calls(wire.MethodModelRefresh) == 1
+	})
 	fake.Crash()
 	h.WaitText("The backend stopped, so the refresh of local was abandoned.", "● down")
 	h.Type("R") // the root's R, the page's is off while the child is down
