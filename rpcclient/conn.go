@@ -131,8 +131,8 @@ func (cn *conn) read(stdout io.Reader) {
 }
 
 // maxResultLine is the longest line a report or an index page makes,
-// newline included (docs/protocol.md §5).
-const maxResultLine = 1 << 20
+// newline included (docs/protocol.md §5): their bounds, as wire has them.
+var maxResultLine = max(wire.DefaultFilesExtension.ReportBytes, wire.DefaultIndexExtension.PageBytes)
 
 // readLine reads one line into line's room (a page of project.index is a
 // megabyte: growing a fresh slice for each cost as much as decoding it).

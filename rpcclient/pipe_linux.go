@@ -13,7 +13,7 @@ import (
 // for it, for every 64 KiB (Linux's default room), sixteen times a page.
 // 1 MiB is also Linux's default ceiling for an unprivileged process
 // (/proc/sys/fs/pipe-max-size).
-const pipeBytes = 1 << 20
+var pipeBytes = maxResultLine
 
 // widenPipe asks for pipeBytes of room in the pipe behind r, if it is one;
 // a refusal leaves the default, which works the same, only slower.
