@@ -53,7 +53,7 @@ func newFilterCmd() *cobra.Command {
 				// later, and reused it costs a fifth less than fresh
 				// pages faulted in (docs/performance.md, issue 15).
 				var closed func()
-				cands, closed, err = projectCandidates(cmd.ErrOrStderr(), ceiling)
+				cands, closed, err = projectCandidates(cmd.ErrOrStderr(), ceiling, files.Sieve(args[0]))
 				if closed != nil {
 					defer closed()
 				}
@@ -73,14 +73,15 @@ func newFilterCmd() *cobra.Command {
 }
 
 // projectCandidates lists every file of the project through the backend
-// (files.Complete: the snapshot, then the index) and returns what the
-// Files page ranks. When the ceiling cut the index short it says so on
+// (files.Complete: the snapshot, then the index) and returns those of what
+// the Files page ranks that keep passes (files.Sieve of the query: the
+// ranking of them is the ranking of all). When the ceiling cut the index short it says so on
 // stderr, in one line. The backend is shut down while the caller ranks
 // and prints (its shutdown is a round trip and a wait for the exit);
 // closed waits for that, then writes the child's diagnostics on stderr.
 // A backend that serves nothing of the workspace (a broken config.toml)
 // is an error: the one line that says why.
-func projectCandidates(stderr io.Writer, ceiling int) (cands []string, closed func(), err error) {
+func projectCandidates(stderr io.Writer, ceiling int, keep func(string) bool) (cands []string, closed func(), err error) {
 	// The backend's diagnostics are this command's to say: it has no
 	// status line.
 	child := &childStderr{}
@@ -92,7 +93,7 @@ func projectCandidates(stderr io.Writer, ceiling int) (cands []string, closed fu
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), indexTimeout)
 	defer cancel()
-	cands, stopped, err := files.Complete(ctx, c, ceiling)
+	cands, stopped, err := files.Complete(ctx, c, ceiling, keep)
 	done := make(chan struct{})
 	go func() { stop(); close(done) }()
 	closed = func() { <-done; child.copyTo(homeFilesNamed(os.Stderr)) }

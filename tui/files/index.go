@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/rank"
 )
 
 // The snapshot (project.files) is at most 10,000 entries; when it is
@@ -102,29 +104,38 @@ func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
 	return fresh
 }
 
-// Complete is what `scout filter` searches: every file of the tree, in
-// the order they were found, up to ceiling entries held (stopped says
-// that the ceiling cut the walk short). It is the snapshot and the rest
-// of the index the picker would show, but with nothing to show first it
+// Complete is what `scout filter` searches: every file of the tree that
+// keep passes (nil: every file), in the order they were found, up to
+// ceiling entries held (stopped says that the ceiling cut the walk short;
+// the ceiling counts every entry, kept or not, so what keep drops changes
+// nothing of where the walk stops). It is the snapshot and the rest of
+// the index the picker would show, but with nothing to show first it
 // walks project.index from the start, which lists every entry once, so
 // the snapshot's part is not read twice; a backend without project.index
 // gives its snapshot. The ranking is the same either way (its order never
 // depends on where a path stands in the list). The next page is asked for
 // as soon as a page is in, so the backend walks on while this process
-// merges.
-func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []string, stopped bool, err error) {
+// sieves.
+//
+// With keep = Sieve(query), ranking what Complete returns gives exactly
+// what ranking every file gives (Filter), but each page is sieved as it
+// comes, while the backend walks the next, and what is kept of a page
+// that is mostly dropped is copied out of it, so the page's memory is
+// garbage at once: a selective query holds its matches, not the tree.
+func Complete(ctx context.Context, b bridge.Backend, ceiling int, keep func(string) bool) (cands []string, stopped bool, err error) {
 	if !bridge.Negotiated(b, wire.MethodProjectIndex) || ceiling == 0 {
 		snap, err := b.ProjectFiles(ctx)
 		if err != nil {
 			return nil, false, err
 		}
-		return Candidates(snap.Entries), snap.Truncated && ceiling == 0, nil
+		return sieve(Candidates(snap.Entries), keep, nil), snap.Truncated && ceiling == 0, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // a page asked for past the ceiling
 	m := newMerger(nil, ceiling)
 	next := fetchPage(ctx, b, nil, 0)
 	var pages [][]string // joined once at the end: a million paths appended one page at a time were copied over and over
+	var room arena
 	gen := int64(-1)
 	for !m.stopped {
 		got := <-next
@@ -138,12 +149,66 @@ func Complete(ctx context.Context, b bridge.Backend, ceiling int) (cands []strin
 		if !got.page.Complete {
 			next = fetchPage(ctx, b, got.page.Cursor, 0)
 		}
-		pages = append(pages, Candidates(m.merge(got.page.Entries)))
+		if kept := sieve(Candidates(m.merge(got.page.Entries)), keep, &room); len(kept) > 0 {
+			pages = append(pages, kept)
+		}
 		if got.page.Complete {
 			break
 		}
 	}
 	return slices.Concat(pages...), m.stopped, nil
+}
+
+// Sieve is rank.Sieve: the paths worth keeping for query (Complete's
+// keep).
+func Sieve(query string) func(string) bool { return rank.Sieve(query) }
+
+// sieve keeps the paths keep passes, in their order, in paths' own room.
+// When room is set and fewer than half of the paths' bytes are kept, the
+// kept paths are copied into room: the page they are slices of is then
+// garbage, not held for a few paths.
+func sieve(paths []string, keep func(string) bool, room *arena) []string {
+	if keep == nil {
+		return paths
+	}
+	kept := paths[:0]
+	all, n := 0, 0
+	for _, p := range paths {
+		all += len(p)
+		if keep(p) {
+			kept = append(kept, p)
+			n += len(p)
+		}
+	}
+	if room != nil && 2*n < all {
+		for i, p := range kept {
+			kept[i] = room.clone(p)
+		}
+		kept = slices.Clip(kept)
+		if 2*len(kept) < cap(paths) {
+			kept = slices.Clone(kept) // nor the page's list
+		}
+	}
+	return kept
+}
+
+// arena holds copies of strings in large chunks, never written again
+// once a string is in them.
+type arena struct{ chunk []byte }
+
+const arenaChunk = 64 << 10
+
+// clone returns a copy of s in the arena.
+func (a *arena) clone(s string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if cap(a.chunk)-len(a.chunk) < len(s) {
+		a.chunk = make([]byte, 0, max(arenaChunk, len(s)))
+	}
+	a.chunk = append(a.chunk, s...)
+	c := a.chunk[len(a.chunk)-len(s):]
+	return unsafe.String(unsafe.SliceData(c), len(c))
 }
 
 // fetched is one project.index answer.

@@ -69,13 +69,36 @@ type filterer struct {
 }
 
 func newFilterer(q *query) *filterer {
-	f := &filterer{q: q, pl: freshPlan(q)}
+	return &filterer{q: q, pl: freshPlan(q), need: needed(q)}
+}
+
+// needed returns the terms of q that alone make up a set and are ASCII:
+// a path matches q only if it may match each (mayMatchAll).
+func needed(q *query) []*pattern {
+	var need []*pattern
 	for _, set := range q.sets {
 		if p := set[0]; len(set) == 1 && !p.Inverse && p.bytes != nil {
-			f.need = append(f.need, p)
+			need = append(need, p)
 		}
 	}
-	return f
+	return need
+}
+
+// Sieve returns the test Filter drops paths with before it ranks them for
+// query: false only for a path that cannot match. So Filter over the
+// paths that pass it, in their order, gives exactly what Filter over all
+// of them gives (the same matches, scores and order: the order never
+// depends on a path that does not match, only on the matches' relative
+// order) — which lets a caller that gets its paths page by page (`scout
+// filter` over project.index) keep only those that pass, and rank them
+// at the end. A query with no such term keeps every path.
+func Sieve(query string) func(path string) bool {
+	q := compileQuery(query)
+	if q == nil {
+		return func(string) bool { return true }
+	}
+	need := needed(q)
+	return func(p string) bool { return mayMatchAll(p, need) }
 }
 
 // chunk returns the matches among paths [lo, hi), in index order.
