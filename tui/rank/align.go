@@ -299,6 +299,41 @@ func firstRowBest(pos, v0, v1 []int32, cls []uint8, bonus *[clsCount]int32) int3
 	return best
 }
 
+// firstBest is the best score firstRowBest finds for the one-rune term c
+// in ASCII path t of classes cls (tab is firstScoreIn, or firstScoreNo to
+// leave the base-name bonus out), or noMatch when t has no c: the
+// keystroke of a query's first rune, over every path, without building
+// the row. It reads t eight bytes at a time, as appendPositions does.
+func firstBest(t []byte, c byte, cls []uint8, tab *[clsCount]int32) int32 {
+	best := int32(noMatch)
+	if len(t) == 0 {
+		return best
+	}
+	cls = cls[:len(t)]
+	// The path's first rune: its own class bit and no lead penalty.
+	if t[0] == c {
+		best = tab[uint16(cls[0])|clsPathStart]
+	}
+	rep := lsbs * uint64(c)
+	i := 0
+	for ; i+8 <= len(t); i += 8 {
+		z := zeroBytes(binary.LittleEndian.Uint64(t[i:i+8]) ^ rep)
+		if i == 0 {
+			z &^= 0x80 // position 0, done above
+		}
+		for ; z != 0; z &= z - 1 {
+			j := i + bits.TrailingZeros64(z)>>3
+			best = max(best, tab[cls[j]]-min(int32(j)*baseLeadPerByte, baseLeadMax))
+		}
+	}
+	for j := max(i, 1); j < len(t); j++ {
+		if t[j] == c {
+			best = max(best, tab[cls[j]]-min(int32(j)*baseLeadPerByte, baseLeadMax))
+		}
+	}
+	return best
+}
+
 // A gap's best predecessor is kept in two running maxima: over the
 // previous row's cells in the current cell's component (after the last
 // slash before it) and over those before that slash, which pay

@@ -236,3 +236,42 @@ func TestAppendPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstBest holds firstBest, the one-rune keystroke's score read
+// straight from the path, to firstRowBest over the row built from every
+// occurrence: each ASCII path of the Go tree and random short paths (the
+// first rune, the tail shorter than a word), each letter and separator, in
+// both case modes, with and without the base-name bonus.
+func TestFirstBest(t *testing.T) {
+	t.Parallel()
+	paths := slices.Clone(goTree(t)[:3000])
+	rng := rand.New(rand.NewPCG(7, 17))
+	for range 3000 {
+		paths = append(paths, randomString(rng, []rune("aSs/_.-xX"), rng.IntN(20)))
+	}
+	x := newIndex(paths)
+	var pos, v0, v1 []int32
+	for j := range x.ents {
+		e := &x.ents[j]
+		if !e.ascii {
+			continue
+		}
+		for _, c := range []byte("sSa/._xgo") {
+			for _, sensitive := range []bool{false, true} {
+				text := x.bytesFor(e, sensitive)
+				for b, tab := range []*[clsCount]int32{&firstScoreIn, &firstScoreNo} {
+					bonus := [2]*[clsCount]int32{&inBaseBonus, &noBaseBonus}[b]
+					pos = appendPositions(pos[:0], text, c, 0)
+					v0, v1 = grow(v0, len(pos)), grow(v1, len(pos))
+					want := int32(noMatch)
+					if len(pos) > 0 {
+						want = firstRowBest(pos, v0, v1, x.classes(e), bonus)
+					}
+					if got := firstBest(text, c, x.classes(e), tab); got != want {
+						t.Fatalf("%q, %q (sensitive %v, base %v): firstBest %d, firstRowBest %d", paths[j], c, sensitive, b == 0, got, want)
+					}
+				}
+			}
+		}
+	}
+}

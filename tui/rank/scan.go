@@ -261,6 +261,10 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 	p := pl.q.tail
 	last := p.bytes[len(p.bytes)-1]
 	unmatched := int32(len(p.runes))
+	tab := &firstScoreIn
+	if p.once {
+		tab = &firstScoreNo
+	}
 	var prev row
 	for k := lo; k < hi; k++ {
 		j, pp := k, (*row)(nil)
@@ -288,9 +292,8 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 		}
 		t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 		if pp == nil { // a query of one rune: its row is not kept
-			r := x.firstRow(s, p, j)
-			if len(r.pos) > 0 {
-				g.add(hit{idx: int32(base + j), score: r.top - (e.bytes - unmatched), n: -1}, 0, 0, h)
+			if best := firstBest(t, last, cls, tab); best != noMatch {
+				g.add(hit{idx: int32(base + j), score: best - (e.bytes - unmatched), n: -1}, 0, 0, h)
 			}
 			continue
 		}

@@ -190,6 +190,10 @@ var (
 	// inBaseBonus is first's base-name term for a class; noBaseBonus
 	// leaves it out.
 	inBaseBonus, noBaseBonus [clsCount]int32
+	// firstScoreIn and firstScoreNo are firstRowBest's cell score by
+	// class, lead penalty aside, with the base-name bonus and without
+	// (firstBest).
+	firstScoreIn, firstScoreNo [clsCount]int32
 )
 
 func init() {
@@ -201,6 +205,12 @@ func init() {
 		if k&uint16(clsInBase) != 0 {
 			inBaseBonus[c] = layerAllInBase
 		}
+		st := 0
+		if wordStartOf[c] {
+			st = 1
+		}
+		firstScoreIn[c] = bonusOf[st][c] + inBaseBonus[c]
+		firstScoreNo[c] = bonusOf[st][c] + noBaseBonus[c]
 	}
 }
 
