@@ -40,6 +40,17 @@ func TestCompleteSieveRanksAsAll(t *testing.T) {
 		"needle", "e", "nothing-matches-this", "fi le 1 2", "\u212a",
 	}
 	ctx := context.Background()
+	// A probe of 50 paths: a query most paths pass stops the sieve after
+	// the first page, and the rest of the walk is kept unsieved.
+	for _, probe := range []int{0, 50} {
+		if probe > 0 {
+			defer files.SetSieveProbe(probe)()
+		}
+		completeSievedAsAll(t, ctx, tree, queries, probe)
+	}
+}
+
+func completeSievedAsAll(t *testing.T, ctx context.Context, tree, queries []string, probe int) {
 	for _, ceiling := range []int{files.DefaultMaxIndexed, 700} {
 		// A fake a walk: a walk the ceiling stopped may still have a page
 		// asked for, whose stale cursor would end the next walk.
@@ -60,7 +71,7 @@ func TestCompleteSieveRanksAsAll(t *testing.T) {
 				t.Fatal(err)
 			}
 			if stopped != allStopped {
-				t.Errorf("ceiling %d, %q: stopped %v, without the sieve %v", ceiling, q, stopped, allStopped)
+				t.Errorf("probe %d, ceiling %d, %q: stopped %v, without the sieve %v", probe, ceiling, q, stopped, allStopped)
 			}
 			dropped = dropped || len(kept) < len(all)
 			for _, limit := range []int{0, 1, 5} {
@@ -73,8 +84,8 @@ func TestCompleteSieveRanksAsAll(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !slices.Equal(got, want) {
-					t.Errorf("ceiling %d, %q, limit %d: sieved ranking (%d of %d kept)\n%q\nranking of all\n%q",
-						ceiling, q, limit, len(kept), len(all), head(got), head(want))
+					t.Errorf("probe %d, ceiling %d, %q, limit %d: sieved ranking (%d of %d kept)\n%q\nranking of all\n%q",
+						probe, ceiling, q, limit, len(kept), len(all), head(got), head(want))
 				}
 			}
 		}

@@ -122,6 +122,7 @@ func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
 // comes, while the backend walks the next, and what is kept of a page
 // that is mostly dropped is copied out of it, so the page's memory is
 // garbage at once: a selective query holds its matches, not the tree.
+// When nine in ten of the first sieveProbe paths pass, it stops sieving.
 func Complete(ctx context.Context, b bridge.Backend, ceiling int, keep func(string) bool) (cands []string, stopped bool, err error) {
 	if !bridge.Negotiated(b, wire.MethodProjectIndex) || ceiling == 0 {
 		snap, err := b.ProjectFiles(ctx)
@@ -136,6 +137,7 @@ func Complete(ctx context.Context, b bridge.Backend, ceiling int, keep func(stri
 	next := fetchPage(ctx, b, nil, 0)
 	var pages [][]string // joined once at the end: a million paths appended one page at a time were copied over and over
 	var room arena
+	seen, held := 0, 0 // paths of the walk's pages, and how many keep passed
 	gen := int64(-1)
 	for !m.stopped {
 		got := <-next
@@ -149,8 +151,16 @@ func Complete(ctx context.Context, b bridge.Backend, ceiling int, keep func(stri
 		if !got.page.Complete {
 			next = fetchPage(ctx, b, got.page.Cursor, 0)
 		}
-		if kept := sieve(Candidates(m.merge(got.page.Entries)), keep, &room); len(kept) > 0 {
+		page := Candidates(m.merge(got.page.Entries))
+		kept := sieve(page, keep, &room)
+		if len(kept) > 0 {
 			pages = append(pages, kept)
+		}
+		if keep != nil {
+			seen, held = seen+len(page), held+len(kept)
+			if seen >= sieveProbe && 10*held >= 9*seen {
+				keep = nil // a query (nearly) every path passes: the ranking drops the rest anyway
+			}
 		}
 		if got.page.Complete {
 			break
@@ -158,6 +168,12 @@ func Complete(ctx context.Context, b bridge.Backend, ceiling int, keep func(stri
 	}
 	return slices.Concat(pages...), m.stopped, nil
 }
+
+// sieveProbe is how many paths Complete sieves before it judges the
+// sieve: when nine in ten of them passed, it stops sieving (the sieve
+// keeps a superset of the matches, so keeping every path instead changes
+// nothing of the ranking, only spares a test the ranking repeats).
+var sieveProbe = 30_000
 
 // Sieve is rank.Sieve: the paths worth keeping for query (Complete's
 // keep).
