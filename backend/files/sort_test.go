@@ -3,6 +3,7 @@ package files
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -34,21 +35,11 @@ func TestSortChildrenOrdersByName(t *testing.T) {
 		}
 		want := slices.Clone(kids)
 		slices.SortFunc(want, func(a, b child) int {
-			return cmpString(a.path[len(prefix):], b.path[len(prefix):])
+			return strings.Compare(a.path[len(prefix):], b.path[len(prefix):])
 		})
 		got := r.sortChildren(slices.Clone(kids), len(prefix))
 		if !slices.Equal(got, want) {
 			t.Fatalf("round %d: sorted\n%v\nwant\n%v", round, got, want)
 		}
 	}
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
