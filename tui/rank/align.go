@@ -334,6 +334,52 @@ func firstBest(t []byte, c byte, cls []uint8, tab *[clsCount]int32) int32 {
 	return best
 }
 
+// nextGain bounds what a rune c adds to a term's alignment in ASCII path
+// t of classes cls, whose rune before c is before and whose shorter
+// query's greedy alignment ends before from: the first position at or
+// after from holding c (or -1, no match) and the most a cell of c's row
+// can score above the best cell of the row before (gainAdjacent after
+// before, else gainGap, by c's class; nextRowBest's recurrences never add
+// more). It reads t eight bytes at a time, as appendPositions does.
+func nextGain(t []byte, cls []uint8, c, before byte, from int) (int32, int32) {
+	at, gain := int32(-1), int32(neg)
+	if from >= len(t) {
+		return at, gain
+	}
+	cls = cls[:len(t)]
+	try := func(j int) {
+		if at < 0 {
+			at = int32(j)
+		}
+		v := gainGap[cls[j]]
+		if t[j-1] == before {
+			v = gainAdjacent[cls[j]]
+		}
+		gain = max(gain, v)
+	}
+	rep := lsbs * uint64(c)
+	i := from
+	for ; i+8 <= len(t); i += 8 {
+		for z := zeroBytes(binary.LittleEndian.Uint64(t[i:i+8]) ^ rep); z != 0; z &= z - 1 {
+			try(i + bits.TrailingZeros64(z)>>3)
+		}
+	}
+	if i < len(t) && len(t) >= 8 {
+		j := len(t) - 8
+		z := zeroBytes(binary.LittleEndian.Uint64(t[j:j+8])^rep) & (^uint64(0) << (8 * (i - j)))
+		for ; z != 0; z &= z - 1 {
+			try(j + bits.TrailingZeros64(z)>>3)
+		}
+	} else {
+		for ; i < len(t); i++ {
+			if t[i] == c {
+				try(i)
+			}
+		}
+	}
+	return at, gain
+}
+
 // A gap's best predecessor is kept in two running maxima: over the
 // previous row's cells in the current cell's component (after the last
 // slash before it) and over those before that slash, which pay

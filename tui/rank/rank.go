@@ -58,6 +58,10 @@ type Ranker struct {
 
 	addMu sync.Mutex // one Add at a time
 	tab   atomic.Pointer[table]
+
+	// eager scores every match (no hit is left unscored, scan.go): the
+	// tests' reference for the ranking that skips them.
+	eager bool
 }
 
 // Result is one ranking.
