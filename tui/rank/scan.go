@@ -34,8 +34,16 @@ type hit struct {
 // of the tail (the position of its last rune, aligned first-come). A
 // keystroke leaves a match unscored when the bound cannot enter the best k
 // (Ranker.last); the few whose bounds reach the best k of a later ranking
-// of the set are scored then (Ranker.best).
-const unscored = -2
+// of the set are scored then (Ranker.best). unscoredFirst is a match of a
+// one-rune query left unscored by its block's bound (index.first), its
+// greedy end not known either.
+const (
+	unscored      = -2
+	unscoredFirst = -3
+)
+
+// scored reports whether y's score is its own, not a bound.
+func (y hit) scored() bool { return y.n >= -1 }
 
 // matchSet is a query's complete match set over the paths [0, covers),
 // kept in the cache. It is split into segments, one per block of the
@@ -177,7 +185,7 @@ func (g *segment) join(h segment) {
 	if g.pos != nil && h.pos != nil {
 		shift := int32(len(g.pos))
 		for i := range h.hits {
-			if h.hits[i].n != unscored {
+			if h.hits[i].scored() {
 				h.hits[i].row += shift
 			}
 		}
@@ -272,12 +280,13 @@ func (r *Ranker) narrow(s *scratch, x *index, base int, pl *plan, from *segment,
 // without its calls); others, and those whose rows were dropped, go
 // through try.
 //
-// Once h holds its k, a match of from is first only bounded: the rune's
-// best cell can gain no more than nextGain says over the best cell of
-// the shorter query, whose score (or bound) the hit holds. A match whose
-// bound is below h's worst cannot be among the best k of this scan, so
-// it is kept unscored, with its bound and greedy end, and its row is not
-// built.
+// Once h holds its k, a match is first only bounded, and kept unscored
+// (its bound as its score, its row not built) when the bound is below h's
+// worst, so that it cannot be among the best k of this scan. A path for
+// the first rune is bounded by its block's index.first, without reading
+// it. A match of from is bounded by the best cell of the shorter query
+// (the hit's score or bound; for a first rune left unscored, firstBest
+// read now) plus what nextGain says the new rune's row can add.
 func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, lo, hi int, g *segment, h *topK) {
 	p := pl.q.tail
 	last := p.bytes[len(p.bytes)-1]
@@ -289,6 +298,12 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 	var before byte // the rune before last, when from is given
 	if from != nil {
 		before = p.bytes[len(p.bytes)-2]
+	}
+	// x.first's bound of last, unmatched bytes aside, where the rune mask
+	// alone says a path holds last (a letter or digit of any case).
+	bound := int32(noMatch)
+	if x.first != nil && !r.eager && !p.sensitive && ('a' <= last && last <= 'z' || '0' <= last && last <= '9') {
+		bound = x.first[last]
 	}
 	var prev row
 	for k := lo; k < hi; k++ {
@@ -303,12 +318,18 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 		if from != nil {
 			y := from.hits[k]
 			if floor, full := h.floor(); full && e.ascii && !r.eager {
-				t := x.bytesFor(e, p.sensitive)
-				at, gain := nextGain(t, x.classes(e), last, before, from.greedyEnd(y, t, p.bytes[:pl.m])+1)
+				t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
+				v, at, gain := y.score, int32(0), int32(0)
+				if y.n == unscoredFirst { // the first rune's score, read with the second's bound
+					v, at, gain = firstNextGain(t, cls, before, last, tab)
+					v -= e.bytes - 1
+				} else {
+					at, gain = nextGain(t, cls, last, before, from.greedyEnd(y, t, p.bytes[:pl.m])+1)
+				}
 				if at < 0 {
 					continue
 				}
-				if ub := y.score + 1 + gain; ub < floor {
+				if ub := v + 1 + gain; ub < floor {
 					g.add(hit{idx: int32(base + j), score: ub, row: at, n: unscored}, 0, 0, h)
 					g.unscored++
 					continue
@@ -328,13 +349,21 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 			r.try(s, x, base, pl, j, 0, 0, pp, g, h)
 			continue
 		}
-		t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 		if pp == nil { // a query of one rune: its row is not kept
+			if ub := bound - (e.bytes - unmatched); bound != noMatch {
+				if floor, full := h.floor(); full && ub < floor {
+					g.add(hit{idx: int32(base + j), score: ub, n: unscoredFirst}, 0, 0, h)
+					g.unscored++
+					continue
+				}
+			}
+			t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 			if best := firstBest(t, last, cls, tab); best != noMatch {
 				g.add(hit{idx: int32(base + j), score: best - (e.bytes - unmatched), n: -1}, 0, 0, h)
 			}
 			continue
 		}
+		t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 		a := len(g.pos)
 		g.pos = appendPositions(g.pos, t, last, int(pp.pos[0])+1)
 		n := len(g.pos) - a
@@ -345,6 +374,22 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 		best := nextRowBest(pp, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
 		g.add(hit{idx: int32(base + j), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}, 0, 0, h)
 	}
+}
+
+// unscoredScore is the score of ASCII path j for a one-term query's tail
+// p, a match left unscored: firstBest's for one rune, as Ranker.last
+// scores it.
+func (x *index) unscoredScore(s *scratch, p *pattern, j int) int32 {
+	e := &x.ents[j]
+	if len(p.bytes) == 1 {
+		tab := &firstScoreIn
+		if p.once {
+			tab = &firstScoreNo
+		}
+		return firstBest(x.bytesFor(e, p.sensitive), p.bytes[0], x.classes(e), tab) - (e.bytes - 1)
+	}
+	v, _ := x.score(s, p, j, false)
+	return v
 }
 
 // greedyEnd returns where the greedy alignment of q, the query of hit y
@@ -510,7 +555,7 @@ func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
 		heaps[w].init(t.compare, k)
 		for c := int(next.Add(1) - 1); c < len(set.segs); c = int(next.Add(1) - 1) {
 			for _, x := range set.segs[c].hits {
-				if x.n != unscored {
+				if x.scored() {
 					heaps[w].offer(x)
 				}
 			}
@@ -536,11 +581,10 @@ func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
 			g := &set.segs[c]
 			x, base := t.blocks[c], c*chunkSize
 			for i, y := range g.hits {
-				if y.n != unscored || y.score < floor {
+				if y.scored() || y.score < floor {
 					continue
 				}
-				v, _ := x.score(r.scratch[w], p, int(y.idx)-base, false)
-				g.hits[i] = hit{idx: y.idx, score: v, n: -1}
+				g.hits[i] = hit{idx: y.idx, score: x.unscoredScore(r.scratch[w], p, int(y.idx)-base), n: -1}
 				g.unscored--
 				heaps[w].offer(g.hits[i])
 			}

@@ -15,7 +15,8 @@ import (
 // rune's greedy alignment ends, and the score of the query is at most the
 // score of the shorter one, plus one (an unmatched byte fewer), plus the
 // gain. A bound too small would let a keystroke leave a match of the
-// best k unscored.
+// best k unscored. For a two-rune query, firstNextGain must find what
+// firstBest and nextGain find.
 func TestNextGainBounds(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(17, 2))
@@ -50,6 +51,13 @@ func TestNextGainBounds(t *testing.T) {
 				end += 1 + strings.IndexByte(string(t1[end+1:]), c)
 			}
 			at, gain := nextGain(t1, x.classes(e), long.bytes[len(long.bytes)-1], long.bytes[len(long.bytes)-2], end+1)
+			if len(short.bytes) == 1 {
+				b0, at0, gain0 := firstNextGain(t1, x.classes(e), short.bytes[0], long.bytes[1], &firstScoreIn)
+				if b0 != firstBest(t1, short.bytes[0], x.classes(e), &firstScoreIn) || at0 != at || at >= 0 && gain0 != gain {
+					t.Fatalf("%q in %q: firstNextGain %d %d %d, firstBest and nextGain %d %d %d", query, paths[j],
+						b0, at0, gain0, firstBest(t1, short.bytes[0], x.classes(e), &firstScoreIn), at, gain)
+				}
+			}
 			w, _ := x.score(s, long, j, false)
 			switch {
 			case w == noMatch && at >= 0, w != noMatch && at < 0:
@@ -90,6 +98,29 @@ func TestUnscoredRanksAsEager(t *testing.T) {
 	var query []byte
 	ks := []int{1, 3, 3, 3, 50, 0}
 	unscored := 0
+	check := func(step int, query string, k int) {
+		t.Helper()
+		got, err := lazy.Rank(ctx, query, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q := compileQuery(query); q != nil {
+			for _, g := range lazy.cache.lookup(q.key).segs {
+				unscored += g.unscored
+			}
+		}
+		want, err := eager.Rank(ctx, query, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d, %q k=%d: unscored and eager rankings differ:\n%s\n%s", step, query, k, brief(got), brief(want))
+		}
+	}
+	for _, c := range alphabet + "Kk2" { // every first rune, alone
+		check(-1, string(c), 3)
+		check(-1, string(c), 0)
+	}
 	for step := range 1500 {
 		switch d := rng.IntN(10); {
 		case d < 6 || len(query) == 0:
@@ -105,23 +136,7 @@ func TestUnscoredRanksAsEager(t *testing.T) {
 		if len(query) > 8 {
 			query = query[:rng.IntN(3)]
 		}
-		k := ks[rng.IntN(len(ks))]
-		got, err := lazy.Rank(ctx, string(query), k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q := compileQuery(string(query)); q != nil {
-			for _, g := range lazy.cache.lookup(q.key).segs {
-				unscored += g.unscored
-			}
-		}
-		want, err := eager.Rank(ctx, string(query), k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("step %d, %q k=%d: unscored and eager rankings differ:\n%s\n%s", step, query, k, brief(got), brief(want))
-		}
+		check(step, string(query), ks[rng.IntN(len(ks))])
 	}
 	t.Logf("%d matches left unscored over the rankings", unscored)
 	if unscored == 0 {
