@@ -324,13 +324,18 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 					v, at, gain = firstNextGain(t, cls, before, last, tab)
 					v -= e.bytes - 1
 				} else {
-					at, gain = nextGain(t, cls, last, before, from.greedyEnd(y, t, p.bytes[:pl.m])+1)
+					end := int(y.row) // an unscored hit's greedy end
+					if y.n != unscored {
+						end = from.greedyEnd(y, t, p.bytes[:pl.m])
+					}
+					at, gain = nextGain(t, cls, last, before, end+1)
 				}
 				if at < 0 {
 					continue
 				}
 				if ub := v + 1 + gain; ub < floor {
-					g.add(hit{idx: int32(base + j), score: ub, row: at, n: unscored}, 0, 0, h)
+					// g keeps no rest (one term), and h would not take it
+					g.hits = append(g.hits, hit{idx: int32(base + j), score: ub, row: at, n: unscored})
 					g.unscored++
 					continue
 				}
@@ -352,7 +357,7 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 		if pp == nil { // a query of one rune: its row is not kept
 			if ub := bound - (e.bytes - unmatched); bound != noMatch {
 				if floor, full := h.floor(); full && ub < floor {
-					g.add(hit{idx: int32(base + j), score: ub, n: unscoredFirst}, 0, 0, h)
+					g.hits = append(g.hits, hit{idx: int32(base + j), score: ub, n: unscoredFirst})
 					g.unscored++
 					continue
 				}
