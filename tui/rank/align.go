@@ -334,6 +334,117 @@ func firstBest(t []byte, c byte, cls []uint8, tab *[clsCount]int32) int32 {
 	return best
 }
 
+// nextGain bounds what a rune c adds to a term's alignment in ASCII path
+// t of classes cls, whose rune before c is before and whose shorter
+// query's greedy alignment ends before from: the first position at or
+// after from holding c (or -1, no match) and the most a cell of c's row
+// can score above the best cell of the row before (gainAdjacent after
+// before, else gainGap, by c's class; nextRowBest's recurrences never add
+// more). It reads t eight bytes at a time, as appendPositions does.
+func nextGain(t []byte, cls []uint8, c, before byte, from int) (int32, int32) {
+	at, gain := int32(-1), int32(neg)
+	if from >= len(t) {
+		return at, gain
+	}
+	cls = cls[:len(t)]
+	try := func(j int) {
+		if at < 0 {
+			at = int32(j)
+		}
+		v := gainGap[cls[j]]
+		if t[j-1] == before {
+			v = gainAdjacent[cls[j]]
+		}
+		gain = max(gain, v)
+	}
+	rep := lsbs * uint64(c)
+	i := from
+	for ; i+8 <= len(t); i += 8 {
+		for z := zeroBytes(binary.LittleEndian.Uint64(t[i:i+8]) ^ rep); z != 0; z &= z - 1 {
+			try(i + bits.TrailingZeros64(z)>>3)
+		}
+	}
+	if i < len(t) && len(t) >= 8 {
+		j := len(t) - 8
+		z := zeroBytes(binary.LittleEndian.Uint64(t[j:j+8])^rep) & (^uint64(0) << (8 * (i - j)))
+		for ; z != 0; z &= z - 1 {
+			try(j + bits.TrailingZeros64(z)>>3)
+		}
+	} else {
+		for ; i < len(t); i++ {
+			if t[i] == c {
+				try(i)
+			}
+		}
+	}
+	return at, gain
+}
+
+// firstNextGain is firstBest of the one-rune term c0 in ASCII path t and
+// nextGain of the rune c1 after c0's first occurrence, read in one pass:
+// the second keystroke's bound of a path whose first was left unscored
+// (Ranker.last). at is -1, and gain meaningless, when c1 does not follow
+// c0.
+func firstNextGain(t []byte, cls []uint8, c0, c1 byte, tab *[clsCount]int32) (best, at, gain int32) {
+	best, at, gain = noMatch, -1, neg
+	if len(t) == 0 {
+		return best, at, gain
+	}
+	cls = cls[:len(t)]
+	end := -1 // c0's first occurrence
+	if t[0] == c0 {
+		best, end = tab[uint16(cls[0])|clsPathStart], 0
+	}
+	next := func(j int) {
+		if at < 0 {
+			at = int32(j)
+		}
+		v := gainGap[cls[j]]
+		if t[j-1] == c0 {
+			v = gainAdjacent[cls[j]]
+		}
+		gain = max(gain, v)
+	}
+	rep0, rep1 := lsbs*uint64(c0), lsbs*uint64(c1)
+	i := 0
+	for ; i+8 <= len(t); i += 8 {
+		w := binary.LittleEndian.Uint64(t[i : i+8])
+		z := zeroBytes(w ^ rep0)
+		if i == 0 {
+			z &^= 0x80 // position 0, done above
+		}
+		for ; z != 0; z &= z - 1 {
+			j := i + bits.TrailingZeros64(z)>>3
+			if end < 0 {
+				end = j
+			}
+			best = max(best, tab[cls[j]]-min(int32(j)*baseLeadPerByte, baseLeadMax))
+		}
+		if end < 0 {
+			continue
+		}
+		z = zeroBytes(w ^ rep1)
+		if end >= i {
+			z &= ^uint64(0) << (8 * (end - i + 1))
+		}
+		for ; z != 0; z &= z - 1 {
+			next(i + bits.TrailingZeros64(z)>>3)
+		}
+	}
+	for j := max(i, 1); j < len(t); j++ {
+		if t[j] == c0 {
+			if end < 0 {
+				end = j
+			}
+			best = max(best, tab[cls[j]]-min(int32(j)*baseLeadPerByte, baseLeadMax))
+		}
+		if t[j] == c1 && end >= 0 && j > end {
+			next(j)
+		}
+	}
+	return best, at, gain
+}
+
 // A gap's best predecessor is kept in two running maxima: over the
 // previous row's cells in the current cell's component (after the last
 // slash before it) and over those before that slash, which pay

@@ -28,6 +28,15 @@ func (h *topK) offer(x hit) {
 	}
 }
 
+// floor returns the score of the worst hit kept, when h holds its k: a
+// hit scoring below it would not be kept.
+func (h *topK) floor() (int32, bool) {
+	if h.k <= 0 || len(h.items) < h.k {
+		return 0, false
+	}
+	return h.items[0].score, true
+}
+
 // worse reports whether item i ranks below item j (heap order: worst first).
 func (h *topK) worse(i, j int) bool {
 	return h.compare(h.items[i], h.items[j]) > 0

@@ -28,6 +28,14 @@ type index struct {
 	ents []entry
 	data []byte
 
+	// first bounds the one-rune term of each folded ASCII byte over the
+	// block's ASCII paths: the best firstBest cell (firstScoreIn, lead
+	// penalty in) of that byte in any of them, noMatch where none holds
+	// it; nil when not kept (Filter's reused index). A path's first-rune
+	// score is at most first[c] less its unmatched bytes, so a keystroke
+	// can leave it unscored without reading it (Ranker.last).
+	first *[utf8.RuneSelf]int32
+
 	rstart []int32 // other paths: first rune in the rune arenas, by path (nil while there are none)
 	rorig  []rune  // other paths: original runes
 	rfold  []rune  // other paths: runes as a fuzzy term reads them (fuzzyFold, normalized)
@@ -147,6 +155,29 @@ func (x *index) fill(paths []string, data []byte) {
 			x.addRunes(i, paths[i])
 		}
 	}
+	x.summarize()
+}
+
+// summarize fills x.first from x's ASCII paths.
+func (x *index) summarize() {
+	m := new([utf8.RuneSelf]int32)
+	for c := range m {
+		m[c] = noMatch
+	}
+	for j := range x.ents {
+		e := &x.ents[j]
+		if !e.ascii || e.n == 0 {
+			continue
+		}
+		t, cls := x.folded(e), x.classes(e)
+		cls = cls[:len(t)]
+		m[t[0]&0x7f] = max(m[t[0]&0x7f], firstScoreIn[uint16(cls[0])|clsPathStart])
+		for i := 1; i < len(t); i++ {
+			v := firstScoreIn[cls[i]] - min(int32(i)*baseLeadPerByte, baseLeadMax)
+			m[t[i]&0x7f] = max(m[t[i]&0x7f], v)
+		}
+	}
+	x.first = m
 }
 
 // placeAll gives paths, as paths from, their places in data from start
@@ -199,6 +230,7 @@ func (x *index) reset(paths []string) {
 		x.rstart = slices.Grow(x.rstart[:0], len(paths))[:len(paths)]
 	}
 	x.rorig, x.rfold, x.rcls, x.roff = x.rorig[:0], x.rfold[:0], x.rcls[:0], x.roff[:0]
+	x.first = nil
 	for i, p := range paths {
 		x.prepare(i, p)
 	}

@@ -28,7 +28,14 @@
 // rune restores an earlier result. Paths can be added to a live Ranker
 // (Add, for an index or a stream that arrives page by page) without
 // waiting for a ranking in flight; cached results are extended with the
-// new paths' matches when next used (table.go). Candidates are
+// new paths' matches when next used (table.go). A keystroke of a
+// one-term query scores only the matches that can enter the best k: once
+// a worker holds k, a candidate is first bounded (a first rune by its
+// block's best cell of that rune, a rune added by the shorter query's
+// score plus the most the rune's row can add) and, when the bound is
+// below the worst kept, is kept unscored with its bound; a later ranking
+// of the cached set scores those whose bounds reach its k-th best
+// (scan.go). Candidates are
 // prefiltered by a rune bitmask, scored without allocating per candidate,
 // split across cores and cut to the best k with a heap. The order is
 // total and deterministic: score, then shorter path, then path bytes,
@@ -58,6 +65,10 @@ type Ranker struct {
 
 	addMu sync.Mutex // one Add at a time
 	tab   atomic.Pointer[table]
+
+	// eager scores every match (no hit is left unscored, scan.go): the
+	// tests' reference for the ranking that skips them.
+	eager bool
 }
 
 // Result is one ranking.

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"slices"
@@ -28,6 +29,22 @@ type hit struct {
 	row, n     int32 // cells row..row+n of its segment's rows; n < 0: not kept
 }
 
+// unscored marks, as a hit's n, a match whose score is not computed: its
+// score is an upper bound of the real one and its row is the greedy end
+// of the tail (the position of its last rune, aligned first-come). A
+// keystroke leaves a match unscored when the bound cannot enter the best k
+// (Ranker.last); the few whose bounds reach the best k of a later ranking
+// of the set are scored then (Ranker.best). unscoredFirst is a match of a
+// one-rune query left unscored by its block's bound (index.first), its
+// greedy end not known either.
+const (
+	unscored      = -2
+	unscoredFirst = -3
+)
+
+// scored reports whether y's score is its own, not a bound.
+func (y hit) scored() bool { return y.n >= -1 }
+
 // matchSet is a query's complete match set over the paths [0, covers),
 // kept in the cache. It is split into segments, one per block of the
 // table it was found in (the last may cover only part of its block), which
@@ -51,6 +68,8 @@ type segment struct {
 	// in a query of several sets (plan.go), memoUnset until computed; nil
 	// until a plan asks for it.
 	memo []int32
+	// unscored counts the hits left unscored (a query of one ASCII term).
+	unscored int
 }
 
 // memoUnset marks a memo entry not computed yet.
@@ -166,7 +185,9 @@ func (g *segment) join(h segment) {
 	if g.pos != nil && h.pos != nil {
 		shift := int32(len(g.pos))
 		for i := range h.hits {
-			h.hits[i].row += shift
+			if h.hits[i].scored() {
+				h.hits[i].row += shift
+			}
 		}
 		g.pos, g.v0, g.v1 = append(g.pos, h.pos...), append(g.v0, h.v0...), append(g.v1, h.v1...)
 	}
@@ -176,6 +197,7 @@ func (g *segment) join(h segment) {
 		}
 	}
 	g.hits = append(g.hits, h.hits...)
+	g.unscored += h.unscored
 	if h.rest != nil {
 		g.rest, g.gain = append(g.rest, h.rest...), append(g.gain, h.gain...)
 	}
@@ -257,6 +279,14 @@ func (r *Ranker) narrow(s *scratch, x *index, base int, pl *plan, from *segment,
 // [lo, hi). ASCII paths are scored here in one loop (lastASCII's steps,
 // without its calls); others, and those whose rows were dropped, go
 // through try.
+//
+// Once h holds its k, a match is first only bounded, and kept unscored
+// (its bound as its score, its row not built) when the bound is below h's
+// worst, so that it cannot be among the best k of this scan. A path for
+// the first rune is bounded by its block's index.first, without reading
+// it. A match of from is bounded by the best cell of the shorter query
+// (the hit's score or bound; for a first rune left unscored, firstBest
+// read now) plus what nextGain says the new rune's row can add.
 func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, lo, hi int, g *segment, h *topK) {
 	p := pl.q.tail
 	last := p.bytes[len(p.bytes)-1]
@@ -264,6 +294,16 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 	tab := &firstScoreIn
 	if p.once {
 		tab = &firstScoreNo
+	}
+	var before byte // the rune before last, when from is given
+	if from != nil {
+		before = p.bytes[len(p.bytes)-2]
+	}
+	// x.first's bound of last, unmatched bytes aside, where the rune mask
+	// alone says a path holds last (a letter or digit of any case).
+	bound := int32(noMatch)
+	if x.first != nil && !r.eager && !p.sensitive && ('a' <= last && last <= 'z' || '0' <= last && last <= '9') {
+		bound = x.first[last]
 	}
 	var prev row
 	for k := lo; k < hi; k++ {
@@ -276,8 +316,32 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 			continue
 		}
 		if from != nil {
+			y := from.hits[k]
+			if floor, full := h.floor(); full && e.ascii && !r.eager {
+				t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
+				v, at, gain := y.score, int32(0), int32(0)
+				if y.n == unscoredFirst { // the first rune's score, read with the second's bound
+					v, at, gain = firstNextGain(t, cls, before, last, tab)
+					v -= e.bytes - 1
+				} else {
+					end := int(y.row) // an unscored hit's greedy end
+					if y.n != unscored {
+						end = from.greedyEnd(y, t, p.bytes[:pl.m])
+					}
+					at, gain = nextGain(t, cls, last, before, end+1)
+				}
+				if at < 0 {
+					continue
+				}
+				if ub := v + 1 + gain; ub < floor {
+					// g keeps no rest (one term), and h would not take it
+					g.hits = append(g.hits, hit{idx: int32(base + j), score: ub, row: at, n: unscored})
+					g.unscored++
+					continue
+				}
+			}
 			switch {
-			case from.rowOf(from.hits[k], &prev):
+			case from.rowOf(y, &prev):
 				pp = &prev
 			case pl.m == 1 && e.ascii:
 				pp = &x.firstRow(s, p, j).row // not kept: rebuilt as cheaply as read
@@ -290,13 +354,21 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 			r.try(s, x, base, pl, j, 0, 0, pp, g, h)
 			continue
 		}
-		t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 		if pp == nil { // a query of one rune: its row is not kept
+			if ub := bound - (e.bytes - unmatched); bound != noMatch {
+				if floor, full := h.floor(); full && ub < floor {
+					g.hits = append(g.hits, hit{idx: int32(base + j), score: ub, n: unscoredFirst})
+					g.unscored++
+					continue
+				}
+			}
+			t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 			if best := firstBest(t, last, cls, tab); best != noMatch {
 				g.add(hit{idx: int32(base + j), score: best - (e.bytes - unmatched), n: -1}, 0, 0, h)
 			}
 			continue
 		}
+		t, cls := x.bytesFor(e, p.sensitive), x.classes(e)
 		a := len(g.pos)
 		g.pos = appendPositions(g.pos, t, last, int(pp.pos[0])+1)
 		n := len(g.pos) - a
@@ -307,6 +379,40 @@ func (r *Ranker) last(s *scratch, x *index, base int, pl *plan, from *segment, l
 		best := nextRowBest(pp, g.pos[a:a+n], g.v0[a:a+n], g.v1[a:a+n], cls)
 		g.add(hit{idx: int32(base + j), score: best - (e.bytes - unmatched), row: int32(a), n: int32(n)}, 0, 0, h)
 	}
+}
+
+// unscoredScore is the score of ASCII path j for a one-term query's tail
+// p, a match left unscored: firstBest's for one rune, as Ranker.last
+// scores it.
+func (x *index) unscoredScore(s *scratch, p *pattern, j int) int32 {
+	e := &x.ents[j]
+	if len(p.bytes) == 1 {
+		tab := &firstScoreIn
+		if p.once {
+			tab = &firstScoreNo
+		}
+		return firstBest(x.bytesFor(e, p.sensitive), p.bytes[0], x.classes(e), tab) - (e.bytes - 1)
+	}
+	v, _ := x.score(s, p, j, false)
+	return v
+}
+
+// greedyEnd returns where the greedy alignment of q, the query of hit y
+// (an ASCII match of g), ends in y's path t: the position of q's last
+// rune taken first-come, which the first cell of its kept row, or an
+// unscored hit itself, holds.
+func (g *segment) greedyEnd(y hit, t, q []byte) int {
+	switch {
+	case y.n == unscored:
+		return int(y.row)
+	case y.n > 0 && g.pos != nil:
+		return int(g.pos[y.row])
+	}
+	i := -1
+	for _, c := range q {
+		i += 1 + bytes.IndexByte(t[i+1:], c)
+	}
+	return i
 }
 
 // firstRow builds in s the first row of ASCII term p in ASCII path j,
@@ -437,10 +543,16 @@ func (r *Ranker) parallel(n int, work func(w int)) {
 	wg.Wait()
 }
 
-// best returns the k best hits of set (all when k <= 0), best first.
+// best returns the k best hits of set (all when k <= 0), best first. The
+// scored hits are ranked first; then the unscored ones whose bounds reach
+// the k-th best are scored (and stay scored in set) and ranked with them.
 func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
 	if !set.q.ranked {
 		return inOrder(set, k)
+	}
+	left := 0 // unscored hits
+	for i := range set.segs {
+		left += set.segs[i].unscored
 	}
 	heaps := make([]topK, len(r.scratch))
 	var next atomic.Int32
@@ -448,10 +560,45 @@ func (r *Ranker) best(t *table, set *matchSet, k int) []hit {
 		heaps[w].init(t.compare, k)
 		for c := int(next.Add(1) - 1); c < len(set.segs); c = int(next.Add(1) - 1) {
 			for _, x := range set.segs[c].hits {
-				heaps[w].offer(x)
+				if x.scored() {
+					heaps[w].offer(x)
+				}
 			}
 		}
 	})
+	if left == 0 {
+		return r.merge(t, heaps, set, k)
+	}
+	var top []hit // the best k scored hits
+	floor := int32(noMatch)
+	if k > 0 {
+		top = r.merge(t, heaps, set, k)
+		if len(top) == k {
+			floor = top[k-1].score
+		}
+	}
+	p := set.q.tail
+	heaps = make([]topK, len(r.scratch))
+	next.Store(0)
+	r.parallel(left, func(w int) {
+		heaps[w].init(t.compare, k)
+		for c := int(next.Add(1) - 1); c < len(set.segs); c = int(next.Add(1) - 1) {
+			g := &set.segs[c]
+			x, base := t.blocks[c], c*chunkSize
+			for i, y := range g.hits {
+				if y.scored() || y.score < floor {
+					continue
+				}
+				g.hits[i] = hit{idx: y.idx, score: x.unscoredScore(r.scratch[w], p, int(y.idx)-base), n: -1}
+				g.unscored--
+				heaps[w].offer(g.hits[i])
+			}
+		}
+	})
+	if k <= 0 {
+		return r.merge(t, heaps, set, k)
+	}
+	heaps = append(heaps, topK{items: top})
 	return r.merge(t, heaps, set, k)
 }
 

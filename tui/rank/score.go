@@ -194,6 +194,11 @@ var (
 	// class, lead penalty aside, with the base-name bonus and without
 	// (firstBest).
 	firstScoreIn, firstScoreNo [clsCount]int32
+	// gainAdjacent and gainGap bound what a rune of a stored class (not
+	// the path's first) adds to the best cell of the row before: adjacent
+	// to a cell of it (the adjacency and run bonuses and the rune's best
+	// bonus), or across a gap (which costs at least layerGapStart).
+	gainAdjacent, gainGap [1 << 8]int32
 )
 
 func init() {
@@ -211,6 +216,10 @@ func init() {
 		}
 		firstScoreIn[c] = bonusOf[st][c] + inBaseBonus[c]
 		firstScoreNo[c] = bonusOf[st][c] + noBaseBonus[c]
+		if c < len(gainAdjacent) {
+			gainAdjacent[c] = baseAdjacent + layerWordRun + max(bonusOf[0][c], bonusOf[1][c])
+			gainGap[c] = max(bonusOf[0][c], bonusOf[1][c]) - layerGapStart
+		}
 	}
 }
 

@@ -97,6 +97,7 @@ func (x *index) with(paths []string) *index {
 	for k, p := range paths {
 		y.prepare(n+k, p)
 	}
+	y.summarize()
 	return y
 }
 
