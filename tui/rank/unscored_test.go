@@ -152,3 +152,59 @@ func brief(res Result) string {
 	}
 	return s
 }
+
+// TestUnscoredTiesAtTheFloor ranks paths made to tie: short random
+// paths of a few letters, so that many matches share a score and a
+// length and only the path and index order them. When a cached set is
+// ranked again for a wider k, an unscored match whose bound equals the
+// k-th best score may still win its tie, so best must score it; a best
+// that skipped bounds equal to the floor would return another path there.
+func TestUnscoredTiesAtTheFloor(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(23, 5))
+	seen := map[string]bool{}
+	var paths []string
+	for len(paths) < 4000 {
+		var b strings.Builder
+		for range 2 + rng.IntN(7) {
+			b.WriteByte("ssrvv/a"[rng.IntN(7)])
+		}
+		if p := b.String(); !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	ctx := context.Background()
+	ks := []int{1, 2, 3, 5, 8, 13, 21, 34, 0}
+	unscored := 0
+	for _, query := range []string{"s", "sr", "srv", "ss", "vs", "as", "asv"} {
+		for _, k1 := range ks[:6] {
+			lazy, eager := New(paths), New(paths)
+			eager.eager = true
+			for i := 1; i <= len(query); i++ { // typed with k1, then ranked again for each k
+				if _, err := lazy.Rank(ctx, query[:i], k1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, g := range lazy.cache.lookup(compileQuery(query).key).segs {
+				unscored += g.unscored
+			}
+			for _, k := range ks {
+				got, err := lazy.Rank(ctx, query, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := eager.Rank(ctx, query, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%q typed with k=%d, ranked for k=%d: unscored and eager rankings differ:\n%s\n%s", query, k1, k, brief(got), brief(want))
+				}
+			}
+		}
+	}
+	if unscored == 0 {
+		t.Fatal("no match was left unscored: the test tests nothing")
+	}
+}
