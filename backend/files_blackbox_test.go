@@ -420,7 +420,7 @@ func TestExamineBound(t *testing.T) {
 	for i := range 60000 {
 		fx = append(fx, fmt.Sprintf("big/f%05d", i))
 	}
-	dir := makefs.MustMake(t, fx...)
+	dir := bulkFixture(t, fx)
 	p := startIn(t, dir, scouttest.Options{})
 	r := scanFiles(t, p, dir)
 	// The root (3 names) and a (1) fit; big (60,000) does not: it stays
@@ -438,7 +438,7 @@ func TestEntryBound(t *testing.T) {
 		fx, names = append(fx, "d/"+name), append(names, "d/"+name)
 	}
 	fx = append(fx, "top.txt")
-	dir := makefs.MustMake(t, fx...)
+	dir := bulkFixture(t, fx)
 	p := startIn(t, dir, scouttest.Options{})
 	r := scanFiles(t, p, dir)
 	want := append([]string{"d"}, names[:9998]...)
@@ -454,7 +454,7 @@ func TestByteBoundHitFirst(t *testing.T) {
 	for i := range 4200 {
 		fx = append(fx, fmt.Sprintf("%04d%s", i, strings.Repeat("n", 246)))
 	}
-	dir := makefs.MustMake(t, fx...)
+	dir := bulkFixture(t, fx)
 	p := startIn(t, dir, scouttest.Options{})
 	r := scanFiles(t, p, dir)
 	n := len(r.Entries)
@@ -909,4 +909,18 @@ func TestBrokenUserConfigNamesTheKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bulkFixture makes the plain files fx (paths, no makefs syntax) in a
+// scratch directory (a RAM file system when there is one), by
+// makefs.Bulk: the same empty files and folders makefs.MustMake makes,
+// for fixtures of thousands, without a write and a directory check a
+// file (and the removal from a disk afterwards).
+func bulkFixture(t *testing.T, fx []string) string {
+	t.Helper()
+	dir := makefs.ScratchDir(t)
+	if err := makefs.Bulk(dir, fx); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -35,10 +35,11 @@ func startIndex(t *testing.T, dir string, ahead bool) *rpcclient.Client {
 	return c
 }
 
-// indexTree is a tree of 24,000 files in 24 folders: three pages or more.
+// indexTree is a tree of 24,000 files in 24 folders: three pages or more,
+// on a RAM file system when there is one.
 func indexTree(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	dir := makefs.ScratchDir(t)
 	var paths []string
 	for d := range 24 {
 		for f := range 1000 {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +33,21 @@ type hostileServer struct {
 // validList is a correct OpenAI-shaped list.
 const validList = `{"object":"list","data":[{"id":"good-1"},{"id":"good-2"}]}`
 
+// hostileBodies are the flood's and the gzip bomb's bodies, made once per
+// test process and shared read only by every server: each world of the
+// package starts a server, and under -race making 10 MiB of list and
+// compressing 10 MiB of whitespace cost about a third of a CPU-second a
+// server (and 20 MiB of heap each for the collector to scan).
+var hostileBodies = sync.OnceValues(func() (flood, bomb []byte) {
+	flood = append([]byte(`{"data":[`), bytes.Repeat([]byte(`{"id":"flood"},`), (10<<20)/15)...)
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(`{"data":[`))
+	zw.Write(bytes.Repeat([]byte(" "), 10<<20))
+	zw.Close()
+	return flood, zb.Bytes()
+})
+
 func startHostile(t *testing.T) *hostileServer {
 	t.Helper()
 	l1, err := net.Listen("tcp", "127.0.0.1:0")
@@ -39,13 +55,7 @@ func startHostile(t *testing.T) *hostileServer {
 	l2, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
 	h := &hostileServer{url: "http://" + l1.Addr().String(), other: "http://" + l2.Addr().String(), done: make(chan struct{})}
-	h.flood = append([]byte(`{"data":[`), bytes.Repeat([]byte(`{"id":"flood"},`), (10<<20)/15)...)
-	var zb bytes.Buffer
-	zw := gzip.NewWriter(&zb)
-	zw.Write([]byte(`{"data":[`))
-	zw.Write(bytes.Repeat([]byte(" "), 10<<20))
-	zw.Close()
-	h.bomb = zb.Bytes()
+	h.flood, h.bomb = hostileBodies()
 	main := &http.Server{Handler: http.HandlerFunc(h.serve), ReadHeaderTimeout: 10 * time.Second}
 	other := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, validList) })}
 	go main.Serve(l1)
