@@ -73,7 +73,11 @@ func TestPickerTypesHighlightsAndPrintsTheChoice(t *testing.T) {
 	t.Parallel()
 	x, _ := picker(t, 100, 24, "")
 	x.Type("server")
-	screen := x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "/10") && strings.Contains(s, "> server") })
+	// 4/10 is the ranking of "server" itself: the screen of a shorter
+	// query's ranking under the whole query ("serv", 5/10, with
+	// docs/serving.md first) can look settled on a loaded machine
+	// before the last ranking is drawn (the frame clock, tui/frameclock.go).
+	screen := x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "4/10") && strings.Contains(s, "> server") })
 	first := rowsOf(screen)[0]
 	if first != "internal/server/server.go" {
 		t.Fatalf("first row %q, want internal/server/server.go; screen:\n%s", first, screen)
