@@ -121,7 +121,7 @@ func TestUnscoredRanksAsEager(t *testing.T) {
 		check(-1, string(c), 3)
 		check(-1, string(c), 0)
 	}
-	for step := range 1500 {
+	for step := range 600 {
 		switch d := rng.IntN(10); {
 		case d < 6 || len(query) == 0:
 			query = append(query, alphabet[rng.IntN(len(alphabet))])
