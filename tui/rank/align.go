@@ -351,11 +351,7 @@ func nextGain(t []byte, cls []uint8, c, before byte, from int) (int32, int32) {
 		if at < 0 {
 			at = int32(j)
 		}
-		v := gainGap[cls[j]]
-		if t[j-1] == before {
-			v = gainAdjacent[cls[j]]
-		}
-		gain = max(gain, v)
+		gain = max(gain, cellGain(t, cls, j, before))
 	}
 	rep := lsbs * uint64(c)
 	i := from
@@ -380,6 +376,17 @@ func nextGain(t []byte, cls []uint8, c, before byte, from int) (int32, int32) {
 	return at, gain
 }
 
+// cellGain bounds what the cell of the rune at j > 0 of t can score
+// above the best cell of the row before: gainAdjacent by its class when
+// the byte before it is before (the rune before it in the query), else
+// gainGap.
+func cellGain(t []byte, cls []uint8, j int, before byte) int32 {
+	if t[j-1] == before {
+		return gainAdjacent[cls[j]]
+	}
+	return gainGap[cls[j]]
+}
+
 // firstNextGain is firstBest of the one-rune term c0 in ASCII path t and
 // nextGain of the rune c1 after c0's first occurrence, read in one pass:
 // the second keystroke's bound of a path whose first was left unscored
@@ -399,11 +406,7 @@ func firstNextGain(t []byte, cls []uint8, c0, c1 byte, tab *[clsCount]int32) (be
 		if at < 0 {
 			at = int32(j)
 		}
-		v := gainGap[cls[j]]
-		if t[j-1] == c0 {
-			v = gainAdjacent[cls[j]]
-		}
-		gain = max(gain, v)
+		gain = max(gain, cellGain(t, cls, j, c0))
 	}
 	rep0, rep1 := lsbs*uint64(c0), lsbs*uint64(c1)
 	i := 0
