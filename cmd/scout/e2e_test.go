@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,6 +140,39 @@ func TestNoColorHighlightsWithAttributesOnly(t *testing.T) {
 	m := re.FindStringSubmatch(screen)
 	if m == nil || !strings.Contains(m[1], "1;4") && !strings.Contains(m[1], "4;1") {
 		t.Fatalf("the match is not bold and underlined without colour:\n%q", screen)
+	}
+}
+
+// TestColoursWhetherStdoutIsATerminalOrAPipe: the picker draws on the
+// terminal in its colour profile whether its standard output is that
+// terminal (the profile lipgloss detected at init) or a pipe, as in
+// vim $(scout) (detected on the terminal itself, pick.go's colorProfile):
+// the same colours either way.
+func TestColoursWhetherStdoutIsATerminalOrAPipe(t *testing.T) {
+	t.Parallel()
+	sgr := regexp.MustCompile(`\x1b\[[0-9;]*m`)
+	colours := func(script string) map[string]bool {
+		x := scouttest.StartTmux(t, fixture(t), 100, 20, env(t), script)
+		x.WaitScreen("the ranking and the preview", func(s string) bool {
+			return strings.Contains(s, "4/10") && strings.Contains(s, "package server")
+		})
+		set := map[string]bool{}
+		for _, seq := range sgr.FindAllString(x.Screen(true), -1) {
+			set[seq] = true
+		}
+		return set
+	}
+	tty := colours(`"$SCOUT" --query server`)
+	pipe := colours(`"$SCOUT" --query server | cat`)
+	coloured := false
+	for seq := range tty {
+		coloured = coloured || regexp.MustCompile(`[34]8;`).MatchString(seq)
+	}
+	if !coloured {
+		t.Fatalf("no colours with stdout on the terminal: %q", slices.Sorted(maps.Keys(tty)))
+	}
+	if !maps.Equal(tty, pipe) {
+		t.Fatalf("the colours differ:\nstdout a terminal %q\nstdout a pipe %q", slices.Sorted(maps.Keys(tty)), slices.Sorted(maps.Keys(pipe)))
 	}
 }
 

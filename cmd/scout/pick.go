@@ -10,7 +10,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/scoutdev/scout/backend/config"
@@ -232,8 +234,20 @@ func panicOnCtrlBracket(m tea.Model, msg tea.Msg) tea.Msg {
 // NO_COLOR is set to anything at all (https://no-color.org: any non-empty
 // value; colorprofile itself only accepts the values strconv.ParseBool
 // reads as true).
+//
+// When standard output is a terminal, lipgloss's package variable Writer
+// has already detected it, at init, from the same environment:
+// colorprofile.Detect reads only the environment and whether its output
+// is a terminal, so that profile is the tty's too, and detecting again
+// would run `tmux info` a second time inside tmux (~20 ms, while the
+// backend child starts on the same cores).
 func colorProfile(tty io.Writer) colorprofile.Profile {
-	p := colorprofile.Detect(tty, os.Environ())
+	var p colorprofile.Profile
+	if term.IsTerminal(os.Stdout.Fd()) {
+		p = lipgloss.Writer.Profile
+	} else {
+		p = colorprofile.Detect(tty, os.Environ())
+	}
 	if os.Getenv("NO_COLOR") != "" && p > colorprofile.ASCII {
 		p = colorprofile.ASCII
 	}
