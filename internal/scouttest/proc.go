@@ -112,17 +112,12 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// Environ is the environment for a child scout in tests: ours, plus, when
-// the binary is built with -race, GORACE=atexit_sleep_ms=0 (the race runtime
-// otherwise sleeps 1 s at exit, which would hide whether the backend honours
-// its own exit bounds).
-func Environ() []string {
-	env := os.Environ()
-	if raceEnabled {
-		env = append(env, "GORACE=atexit_sleep_ms=0")
-	}
-	return env
-}
+// Environ is the environment for a child scout in tests: ours, which
+// testhome.Isolate made (a home of the test process's own and, when the
+// binary is built with -race, GORACE=atexit_sleep_ms=0: the race runtime
+// otherwise sleeps 1 s at exit, which would also hide whether the backend
+// honours its own exit bounds).
+func Environ() []string { return os.Environ() }
 
 // GoFlags is the GOFLAGS for a go command a test runs (the go run of the
 // README's demo in a fresh clone): the caller's GOFLAGS, and -race when

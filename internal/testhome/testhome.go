@@ -47,7 +47,8 @@ var Dir string
 // XDG_CACHE_HOME and SCOUT_HOME into a new temporary directory, unsets the
 // variables of unset, and pins GOCACHE, GOMODCACHE, GOPATH and GOENV. It
 // panics when it cannot: a test run that might write into the real home
-// must not start.
+// must not start. Under -race it also makes the children exit at once
+// (quickRaceExit).
 func Isolate() {
 	removeStale()
 	pinGo()
@@ -68,6 +69,24 @@ func Isolate() {
 	set("SCOUT_HOME", filepath.Join(Dir, "scout"))
 	for _, k := range unset {
 		os.Unsetenv(k)
+	}
+	quickRaceExit()
+}
+
+// quickRaceExit adds atexit_sleep_ms=0 to GORACE when the tests are built
+// with -race, for every child they start: the scout binary a test runs is
+// built with -race then too (scouttest.Binary), and the race runtime
+// sleeps 1 s before a process exits with status 0, by default. A test
+// waits for that second each time it runs scout to its end, holding one
+// of the package's parallel slots: TestFilterSelectsFzfLines alone ran
+// about 150 of them. The race runtime still checks for races at exit and
+// exits with status 66 if it found any.
+func quickRaceExit() {
+	if !raceEnabled {
+		return
+	}
+	if v := os.Getenv("GORACE"); !strings.Contains(v, "atexit_sleep_ms") {
+		set("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=0"))
 	}
 }
 

@@ -42,6 +42,32 @@ func TestIsolateMovesEveryHome(t *testing.T) {
 	}
 }
 
+// TestRaceChildrenExitAtOnce: under -race, the children's GORACE has
+// atexit_sleep_ms=0 (so a race binary exiting with status 0 does not
+// sleep the race runtime's default second first), added to what GORACE
+// held and not over a sleep the caller chose; without -race, GORACE is
+// left alone.
+func TestRaceChildrenExitAtOnce(t *testing.T) {
+	if raceEnabled && !strings.Contains(os.Getenv("GORACE"), "atexit_sleep_ms=0") {
+		t.Fatalf("after Isolate GORACE = %q: children of a race build would sleep 1 s at exit", os.Getenv("GORACE"))
+	}
+	for _, tc := range []struct{ before, race, plain string }{
+		{"", "atexit_sleep_ms=0", ""},
+		{"halt_on_error=1", "halt_on_error=1 atexit_sleep_ms=0", "halt_on_error=1"},
+		{"atexit_sleep_ms=50", "atexit_sleep_ms=50", "atexit_sleep_ms=50"},
+	} {
+		t.Setenv("GORACE", tc.before)
+		quickRaceExit()
+		want := tc.plain
+		if raceEnabled {
+			want = tc.race
+		}
+		if got := os.Getenv("GORACE"); got != want {
+			t.Errorf("GORACE %q: quickRaceExit made it %q, want %q", tc.before, got, want)
+		}
+	}
+}
+
 // TestEveryTestPackageIsolates walks the module: every directory with tests
 // must call Isolate from its TestMain, so a new package cannot write into
 // the real home by forgetting to.

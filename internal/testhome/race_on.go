@@ -1,0 +1,5 @@
+//go:build race
+
+package testhome
+
+const raceEnabled = true
