@@ -22,7 +22,10 @@ const diagnosticPrefix = wire.DiagnosticPrefix
 // refresh's outcome, which the Providers page words itself, and the
 // server's internal failures, whose call answers with an error the page
 // shows (a method that failed, a panic, encoding, reading, writing).
-var saidElsewhere = regexp.MustCompile(`^(catalog: refresh |panic in |encoding a |output closed|reading input|[a-z]+(\.[a-z_]+)+ failed: )`)
+// Compiled on the first diagnostic, not at every process start (issue 17).
+var saidElsewhere = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(catalog: refresh |panic in |encoding a |output closed|reading input|[a-z]+(\.[a-z_]+)+ failed: )`)
+})
 
 // Bounds of what Diagnostics keeps: lines queued for the root (further
 // ones are dropped until it catches up) and the bytes of one line.
@@ -89,7 +92,7 @@ func (d *Diagnostics) Write(p []byte) (int, error) {
 		}
 		line := append(d.partial, rest[:min(i, max(diagnosticBytes-len(d.partial), 0))]...)
 		d.partial, rest = nil, rest[i+1:]
-		if text, ok := strings.CutPrefix(string(line), diagnosticPrefix); ok && text != "" && !saidElsewhere.MatchString(text) {
+		if text, ok := strings.CutPrefix(string(line), diagnosticPrefix); ok && text != "" && !saidElsewhere().MatchString(text) {
 			select {
 			case d.lines <- DiagnosticMsg{Text: display.Clean(NameHomeFiles(text, d.home)), Unserved: strings.HasSuffix(text, wire.UnservedNote)}:
 			default: // the root is behind: drop it

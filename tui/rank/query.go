@@ -161,8 +161,17 @@ func normalizeRune(r rune) rune {
 	if r < 0x00C0 || r > 0xFF61 {
 		return r
 	}
-	if n, ok := normalized[r]; ok {
-		return n
+	lo, hi := 0, len(normalized)
+	for lo < hi { // the first pair not below r
+		m := int(uint(lo+hi) >> 1)
+		if normalized[m][0] < r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(normalized) && normalized[lo][0] == r {
+		return normalized[lo][1]
 	}
 	return r
 }
