@@ -886,6 +886,41 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 	}
 }
 
+// TestWorkspaceInsideTheBackendHome (§4.3, docs/protocol.md §10.6.1): the
+// backend home is protected, so a workspace inside it (a shell in
+// SCOUT_HOME/sessions) shows nothing, as one equal to it does: every entry
+// would be part of the home, histories (§6: no message text leaves the
+// backend) and caches included. Through every method, and through a
+// symlinked spelling of the home.
+func TestWorkspaceInsideTheBackendHome(t *testing.T) {
+	t.Parallel()
+	base := makefs.MustMake(t, "home/config.toml << \n", "home/sessions/s1.jsonl << {\"v\":1,\"type\":\"user\",\"text\":\"secret talk\"}\n",
+		"home/sessions/sub/x.txt", "home/catalog/openai.json << {}\n", "alias => home")
+	for _, c := range []struct{ home, ws string }{
+		{"home", "home/sessions"},
+		{"home", "home/sessions/sub"},
+		{"alias", "home/sessions"},
+		{"home", "alias/catalog"},
+	} {
+		home, ws := filepath.Join(base, c.home), filepath.Join(base, c.ws)
+		p := scouttest.Start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}})
+		p.Initialize(wire.MethodProjectFiles, wire.MethodProjectIndex, wire.MethodProjectList, wire.MethodProjectRead)
+		if r := scanFiles(t, p, ws); len(r.Entries) != 0 || r.Truncated {
+			t.Errorf("%s in SCOUT_HOME=%s: project.files lists %q", c.ws, c.home, r.paths())
+		}
+		var pg wire.ListResult
+		p.MustCall(wire.MethodProjectList, map[string]any{"ref": "root"}, &pg)
+		if len(pg.Entries) != 0 || pg.NextRef != "" {
+			t.Errorf("%s in SCOUT_HOME=%s: project.list lists %+v", c.ws, c.home, pg.Entries)
+		}
+		var ix wire.ProjectIndexResult
+		p.MustCall(wire.MethodProjectIndex, map[string]any{}, &ix)
+		if len(ix.Entries) != 0 || !ix.Complete {
+			t.Errorf("%s in SCOUT_HOME=%s: project.index lists %+v", c.ws, c.home, ix.Entries)
+		}
+	}
+}
+
 // TestBrokenUserConfigNamesTheKey (docs/protocol.md §10.6.4): a model id with a control
 // character, C1 included, breaks config.toml like any other error: nothing
 // is visible and stderr names the key path, never the value.

@@ -64,7 +64,7 @@ type Policy struct {
 	deny          []*pattern
 	prot          *protNode
 	// closed hides everything: the configuration could not be read (so its
-	// deny globs are unknown) or the backend home is the workspace itself.
+	// deny globs are unknown) or the workspace is (or lies inside) the backend home.
 	closed bool
 	// extraNoise are names skipped as noise besides noiseNames (WithNoise).
 	extraNoise map[string]bool
@@ -102,18 +102,19 @@ func New(gen int64, workspace string, rules Rules, reserved ...Rules) (*Policy, 
 func Closed(gen int64) *Policy { return &Policy{generation: gen, closed: true, prot: &protNode{}} }
 
 // protect adds abs, as written and with symlinks resolved, when it lies
-// inside the workspace root. The root itself closes the policy.
+// inside the workspace root. The root itself, or a root inside abs (a
+// workspace inside the backend home), closes the policy: every entry would
+// lie inside the protected path.
 func (p *Policy) protect(root, abs string) {
 	if !filepath.IsAbs(abs) {
 		return
 	}
 	for _, cand := range []string{filepath.Clean(abs), canonical(abs)} {
-		comps, ok := relativeTo(root, cand)
-		switch {
-		case !ok:
-		case len(comps) == 0:
+		if _, inside := relativeTo(cand, root); inside {
 			p.closed = true
-		default:
+			continue
+		}
+		if comps, ok := relativeTo(root, cand); ok {
 			p.prot.add(comps)
 		}
 	}
