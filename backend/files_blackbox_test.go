@@ -951,6 +951,32 @@ func TestBrokenUserConfigNamesTheKey(t *testing.T) {
 // makefs.Bulk: the same empty files and folders makefs.MustMake makes,
 // for fixtures of thousands, without a write and a directory check a
 // file (and the removal from a disk afterwards).
+// TestExpansionOrderIsComponentOrder (docs/protocol.md §10.6.2): within a
+// depth, directories are expanded in the component order of the output
+// (a/c before a-b/c, although "a-b/c" < "a/c" byte by byte), so the entry
+// bound cuts inside a-b/c.
+func TestExpansionOrderIsComponentOrder(t *testing.T) {
+	t.Parallel()
+	var fx []string
+	for _, d := range []string{"a/c", "a-b/c"} {
+		for i := range 6000 {
+			fx = append(fx, fmt.Sprintf("%s/f%04d", d, i))
+		}
+	}
+	dir := bulkFixture(t, fx)
+	p := startIn(t, dir, scouttest.Options{})
+	r := scanFiles(t, p, dir)
+	n := map[string]int{}
+	for _, path := range r.paths() {
+		if strings.Count(path, "/") == 2 {
+			n[path[:strings.LastIndexByte(path, '/')]]++
+		}
+	}
+	if !r.Truncated || n["a/c"] != 6000 || n["a-b/c"] != 10000-4-6000 {
+		t.Errorf("truncated %v, files selected per directory %v", r.Truncated, n)
+	}
+}
+
 func bulkFixture(t *testing.T, fx []string) string {
 	t.Helper()
 	dir := makefs.ScratchDir(t)
