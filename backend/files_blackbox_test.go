@@ -921,6 +921,39 @@ func TestWorkspaceInsideTheBackendHome(t *testing.T) {
 	}
 }
 
+// TestAgentCredentialFilesAreProtected (§4.3 "every provider credential
+// file the backend knows of", docs/protocol.md §10.6.1): the backend knows
+// the stores of the agents whose sessions it reads (§6), and the provider
+// credentials they keep there are protected wherever the stores are: a
+// workspace at ~ (the picker started in the home directory) lists the
+// stores without them.
+func TestAgentCredentialFilesAreProtected(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t,
+		".codex/auth.json << {}\n", ".codex/config.toml",
+		".claude/.credentials.json << {}\n", ".claude/settings.json",
+		"cc/.credentials.json << {}\n", "cc/settings.json",
+		".gemini/oauth_creds.json << {}\n", ".gemini/settings.json",
+		"data/opencode/auth.json << {}\n", "data/opencode/x.json",
+		".local/share/opencode/auth.json << {}\n")
+	p := startIn(t, dir, scouttest.Options{Env: []string{"HOME=" + dir, "CLAUDE_CONFIG_DIR=" + filepath.Join(dir, "cc"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, "data"), "CODEX_HOME=", "GEMINI_CLI_HOME=", "OPENCODE_DB="}})
+	r := scanFiles(t, p, dir)
+	for _, hidden := range []string{".codex/auth.json", "cc/.credentials.json", ".gemini/oauth_creds.json", "data/opencode/auth.json"} {
+		if r.has(hidden) {
+			t.Errorf("%s is listed", hidden)
+		}
+	}
+	// Visible: the stores' other files, and what is not where the agent
+	// looks (CLAUDE_CONFIG_DIR and XDG_DATA_HOME moved them).
+	for _, shown := range []string{".codex/config.toml", "cc/settings.json", ".gemini/settings.json", "data/opencode/x.json",
+		".claude/.credentials.json", ".local/share/opencode/auth.json"} {
+		if !r.has(shown) {
+			t.Errorf("%s is not listed: %q", shown, r.paths())
+		}
+	}
+}
+
 // TestBrokenUserConfigNamesTheKey (docs/protocol.md §10.6.4): a model id with a control
 // character, C1 included, breaks config.toml like any other error: nothing
 // is visible and stderr names the key path, never the value.
