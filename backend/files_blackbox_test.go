@@ -954,6 +954,40 @@ func TestAgentCredentialFilesAreProtected(t *testing.T) {
 	}
 }
 
+// TestWorkspaceInsideAProtectedDirectory (§4.3, applied to every path
+// component; docs/protocol.md §10.6.1): a workspace whose own path passes
+// through a protected name (a shell in ~/.aws, ~/.ssh or a .kube folder)
+// shows nothing, since every entry lies inside it; through a symlinked
+// spelling too. Noise and ignore rules above the root do not hide it.
+func TestWorkspaceInsideAProtectedDirectory(t *testing.T) {
+	t.Parallel()
+	base := makefs.MustMake(t, ".aws/credentials", ".ssh/keys/config", "p/.KUBE/x/cfg", "alias => .aws",
+		"node_modules/pkg/index.js", "ok/.git/x/y")
+	for _, c := range []struct {
+		ws   string
+		want []string
+	}{
+		{".aws", nil},
+		{".ssh/keys", nil},
+		{"p/.KUBE/x", nil},
+		{"alias", nil},
+		{"node_modules/pkg", []string{"index.js"}},
+		{"ok/.git/x", []string{"y"}},
+	} {
+		dir := filepath.Join(base, c.ws)
+		p := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")}})
+		p.Initialize(wire.MethodProjectFiles, wire.MethodProjectList, wire.MethodProjectIndex)
+		if r := scanFiles(t, p, dir); !slices.Equal(r.paths(), c.want) {
+			t.Errorf("workspace %s: project.files lists %q, want %q", c.ws, r.paths(), c.want)
+		}
+		var pg wire.ListResult
+		p.MustCall(wire.MethodProjectList, map[string]any{"ref": "root"}, &pg)
+		if len(pg.Entries) != len(c.want) {
+			t.Errorf("workspace %s: project.list lists %+v", c.ws, pg.Entries)
+		}
+	}
+}
+
 // TestBrokenUserConfigNamesTheKey (docs/protocol.md §10.6.4): a model id with a control
 // character, C1 included, breaks config.toml like any other error: nothing
 // is visible and stderr names the key path, never the value.
