@@ -886,6 +886,108 @@ func TestBrokenUserConfigHidesEverything(t *testing.T) {
 	}
 }
 
+// TestWorkspaceInsideTheBackendHome (§4.3, docs/protocol.md §10.6.1): the
+// backend home is protected, so a workspace inside it (a shell in
+// SCOUT_HOME/sessions) shows nothing, as one equal to it does: every entry
+// would be part of the home, histories (§6: no message text leaves the
+// backend) and caches included. Through every method, and through a
+// symlinked spelling of the home.
+func TestWorkspaceInsideTheBackendHome(t *testing.T) {
+	t.Parallel()
+	base := makefs.MustMake(t, "home/config.toml << \n", "home/sessions/s1.jsonl << {\"v\":1,\"type\":\"user\",\"text\":\"secret talk\"}\n",
+		"home/sessions/sub/x.txt", "home/catalog/openai.json << {}\n", "alias => home")
+	for _, c := range []struct{ home, ws string }{
+		{"home", "home/sessions"},
+		{"home", "home/sessions/sub"},
+		{"alias", "home/sessions"},
+		{"home", "alias/catalog"},
+	} {
+		home, ws := filepath.Join(base, c.home), filepath.Join(base, c.ws)
+		p := scouttest.Start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + home}})
+		p.Initialize(wire.MethodProjectFiles, wire.MethodProjectIndex, wire.MethodProjectList, wire.MethodProjectRead)
+		if r := scanFiles(t, p, ws); len(r.Entries) != 0 || r.Truncated {
+			t.Errorf("%s in SCOUT_HOME=%s: project.files lists %q", c.ws, c.home, r.paths())
+		}
+		var pg wire.ListResult
+		p.MustCall(wire.MethodProjectList, map[string]any{"ref": "root"}, &pg)
+		if len(pg.Entries) != 0 || pg.NextRef != "" {
+			t.Errorf("%s in SCOUT_HOME=%s: project.list lists %+v", c.ws, c.home, pg.Entries)
+		}
+		var ix wire.ProjectIndexResult
+		p.MustCall(wire.MethodProjectIndex, map[string]any{}, &ix)
+		if len(ix.Entries) != 0 || !ix.Complete {
+			t.Errorf("%s in SCOUT_HOME=%s: project.index lists %+v", c.ws, c.home, ix.Entries)
+		}
+	}
+}
+
+// TestAgentCredentialFilesAreProtected (§4.3 "every provider credential
+// file the backend knows of", docs/protocol.md §10.6.1): the backend knows
+// the stores of the agents whose sessions it reads (§6), and the provider
+// credentials they keep there are protected wherever the stores are: a
+// workspace at ~ (the picker started in the home directory) lists the
+// stores without them.
+func TestAgentCredentialFilesAreProtected(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t,
+		".codex/auth.json << {}\n", ".codex/config.toml",
+		".claude/.credentials.json << {}\n", ".claude/settings.json",
+		"cc/.credentials.json << {}\n", "cc/settings.json",
+		".gemini/oauth_creds.json << {}\n", ".gemini/settings.json",
+		"data/opencode/auth.json << {}\n", "data/opencode/x.json",
+		".local/share/opencode/auth.json << {}\n")
+	p := startIn(t, dir, scouttest.Options{Env: []string{"HOME=" + dir, "CLAUDE_CONFIG_DIR=" + filepath.Join(dir, "cc"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, "data"), "CODEX_HOME=", "GEMINI_CLI_HOME=", "OPENCODE_DB="}})
+	r := scanFiles(t, p, dir)
+	for _, hidden := range []string{".codex/auth.json", "cc/.credentials.json", ".gemini/oauth_creds.json", "data/opencode/auth.json"} {
+		if r.has(hidden) {
+			t.Errorf("%s is listed", hidden)
+		}
+	}
+	// Visible: the stores' other files, and what is not where the agent
+	// looks (CLAUDE_CONFIG_DIR and XDG_DATA_HOME moved them).
+	for _, shown := range []string{".codex/config.toml", "cc/settings.json", ".gemini/settings.json", "data/opencode/x.json",
+		".claude/.credentials.json", ".local/share/opencode/auth.json"} {
+		if !r.has(shown) {
+			t.Errorf("%s is not listed: %q", shown, r.paths())
+		}
+	}
+}
+
+// TestWorkspaceInsideAProtectedDirectory (§4.3, applied to every path
+// component; docs/protocol.md §10.6.1): a workspace whose own path passes
+// through a protected name (a shell in ~/.aws, ~/.ssh or a .kube folder)
+// shows nothing, since every entry lies inside it; through a symlinked
+// spelling too. Noise and ignore rules above the root do not hide it.
+func TestWorkspaceInsideAProtectedDirectory(t *testing.T) {
+	t.Parallel()
+	base := makefs.MustMake(t, ".aws/credentials", ".ssh/keys/config", "p/.KUBE/x/cfg", "alias => .aws",
+		"node_modules/pkg/index.js", "ok/.git/x/y")
+	for _, c := range []struct {
+		ws   string
+		want []string
+	}{
+		{".aws", nil},
+		{".ssh/keys", nil},
+		{"p/.KUBE/x", nil},
+		{"alias", nil},
+		{"node_modules/pkg", []string{"index.js"}},
+		{"ok/.git/x", []string{"y"}},
+	} {
+		dir := filepath.Join(base, c.ws)
+		p := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")}})
+		p.Initialize(wire.MethodProjectFiles, wire.MethodProjectList, wire.MethodProjectIndex)
+		if r := scanFiles(t, p, dir); !slices.Equal(r.paths(), c.want) {
+			t.Errorf("workspace %s: project.files lists %q, want %q", c.ws, r.paths(), c.want)
+		}
+		var pg wire.ListResult
+		p.MustCall(wire.MethodProjectList, map[string]any{"ref": "root"}, &pg)
+		if len(pg.Entries) != len(c.want) {
+			t.Errorf("workspace %s: project.list lists %+v", c.ws, pg.Entries)
+		}
+	}
+}
+
 // TestBrokenUserConfigNamesTheKey (docs/protocol.md §10.6.4): a model id with a control
 // character, C1 included, breaks config.toml like any other error: nothing
 // is visible and stderr names the key path, never the value.
@@ -916,6 +1018,32 @@ func TestBrokenUserConfigNamesTheKey(t *testing.T) {
 // makefs.Bulk: the same empty files and folders makefs.MustMake makes,
 // for fixtures of thousands, without a write and a directory check a
 // file (and the removal from a disk afterwards).
+// TestExpansionOrderIsComponentOrder (docs/protocol.md §10.6.2): within a
+// depth, directories are expanded in the component order of the output
+// (a/c before a-b/c, although "a-b/c" < "a/c" byte by byte), so the entry
+// bound cuts inside a-b/c.
+func TestExpansionOrderIsComponentOrder(t *testing.T) {
+	t.Parallel()
+	var fx []string
+	for _, d := range []string{"a/c", "a-b/c"} {
+		for i := range 6000 {
+			fx = append(fx, fmt.Sprintf("%s/f%04d", d, i))
+		}
+	}
+	dir := bulkFixture(t, fx)
+	p := startIn(t, dir, scouttest.Options{})
+	r := scanFiles(t, p, dir)
+	n := map[string]int{}
+	for _, path := range r.paths() {
+		if strings.Count(path, "/") == 2 {
+			n[path[:strings.LastIndexByte(path, '/')]]++
+		}
+	}
+	if !r.Truncated || n["a/c"] != 6000 || n["a-b/c"] != 10000-4-6000 {
+		t.Errorf("truncated %v, files selected per directory %v", r.Truncated, n)
+	}
+}
+
 func bulkFixture(t *testing.T, fx []string) string {
 	t.Helper()
 	dir := makefs.ScratchDir(t)

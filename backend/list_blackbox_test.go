@@ -1,6 +1,7 @@
 package backend_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/internal/makefs"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
@@ -297,6 +299,37 @@ func TestListByteBoundBeforeCountBound(t *testing.T) {
 	}
 	if !slices.Equal(got, want) || pages < 10 {
 		t.Fatalf("%d pages, %d entries; the listing is not the folder", pages, len(got))
+	}
+}
+
+// TestStringsEscapeOnlyWhatJSONRequires (docs/protocol.md §10.1): strings
+// are written with JSON's required escapes only (the short forms for
+// \b \f \n \r \t, \u00XX for the other C0 characters, \" and \\); <, >, &,
+// /, DEL, C1 characters and U+2028/U+2029 are raw UTF-8. So a LF byte
+// appears only as the frame's end, and a client splits frames on LF alone.
+func TestStringsEscapeOnlyWhatJSONRequires(t *testing.T) {
+	t.Parallel()
+	name := "a\u2028b<&>\u2029"
+	dir := makefs.MustMake(t, name+" << x\u2028<&>/\x7f\u0085\"\\\b\f\n\r\t\x01")
+	p := startList(t, dir, scouttest.Options{})
+	m := p.Call(wire.MethodProjectList, listParams(wire.RootRef, 0))
+	var pg wire.ListResult
+	m.Decode(t, &pg)
+	if want := `"name":"` + name + `"`; len(pg.Entries) != 1 || !strings.Contains(string(m.Raw), want) {
+		t.Fatalf("project.list does not hold %q raw: %s", want, m.Raw)
+	}
+	if f := p.Call(wire.MethodProjectFiles, map[string]any{}); !strings.Contains(string(f.Raw), `"path":"`+name+`"`) {
+		t.Errorf("project.files: %s", f.Raw)
+	}
+	r := p.Call(wire.MethodProjectRead, map[string]any{"ref": pg.Entries[0].ID})
+	want := "\"content\":\"x\u2028<&>/\x7f\u0085" + `\"\\\b\f\n\r\t\u0001"`
+	if !strings.Contains(string(r.Raw), want) {
+		t.Errorf("project.read: %s, want %s", r.Raw, want)
+	}
+	for _, raw := range [][]byte{m.Raw, r.Raw} {
+		if bytes.ContainsAny(raw, "\n\r") {
+			t.Errorf("a line holds a raw LF or CR: %q", raw)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/policy"
+	"github.com/scoutdev/scout/backend/sessions"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
@@ -25,6 +26,7 @@ type workspaceState struct {
 	root      *fsguard.Root // nil when the workspace cannot be opened
 	home      string        // the backend home ("" when unknown)
 	userHome  string
+	agentKeys []string     // the agents' credential files (sessions.CredentialFiles)
 	user      *config.User // empty when config.toml is broken
 	broken    bool         // config.toml is broken (reported)
 	mgr       *policy.Manager
@@ -39,6 +41,7 @@ type workspaceState struct {
 // a broken config.toml closes the policy (nothing visible) until fixed.
 func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *workspaceState {
 	ws := &workspaceState{log: log, canonical: dir, userHome: config.UserHome(getenv), trust: wire.TrustNoLocalConfig}
+	ws.agentKeys = sessions.CredentialFiles(getenv, ws.userHome)
 	if c, err := filepath.EvalSymlinks(dir); err == nil {
 		ws.canonical = c
 	}
@@ -97,9 +100,11 @@ func (ws *workspaceState) readUser() *config.User {
 }
 
 // rules are the policy rules of the user configuration plus an adopted
-// project configuration, with the backend home protected.
+// project configuration, with the backend home and the agents' credential
+// files protected.
 func (ws *workspaceState) rules(p *config.Project) policy.Rules {
 	r := config.Rules(ws.user, p)
+	r.Protected = append(r.Protected, ws.agentKeys...)
 	if ws.home != "" {
 		r.Protected = append(r.Protected, ws.home)
 	}

@@ -64,7 +64,8 @@ type Policy struct {
 	deny          []*pattern
 	prot          *protNode
 	// closed hides everything: the configuration could not be read (so its
-	// deny globs are unknown) or the backend home is the workspace itself.
+	// deny globs are unknown), or the workspace is (or lies inside) the
+	// backend home or a directory of a protected name.
 	closed bool
 	// extraNoise are names skipped as noise besides noiseNames (WithNoise).
 	extraNoise map[string]bool
@@ -79,6 +80,9 @@ type Policy struct {
 func New(gen int64, workspace string, rules Rules, reserved ...Rules) (*Policy, error) {
 	p := &Policy{generation: gen, respectIgnore: rules.RespectIgnore, prot: &protNode{}}
 	root := canonical(workspace)
+	// A root whose own path passes through a protected name (a shell in
+	// ~/.aws) shows nothing: every entry would lie inside it.
+	p.closed = protectedPath(filepath.Clean(workspace)) || protectedPath(root)
 	if rules.RespectIgnore {
 		p.repo = findRepository(root)
 	}
@@ -97,23 +101,35 @@ func New(gen int64, workspace string, rules Rules, reserved ...Rules) (*Policy, 
 	return p, nil
 }
 
+// protectedPath reports whether a component of the absolute path abs is a
+// built-in credential name (§4.3).
+func protectedPath(abs string) bool {
+	for _, c := range strings.Split(abs, string(filepath.Separator)) {
+		if c != "" && BuiltinProtected(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // Closed returns a policy of generation gen under which nothing is visible:
 // the safe answer to a configuration that cannot be read.
 func Closed(gen int64) *Policy { return &Policy{generation: gen, closed: true, prot: &protNode{}} }
 
 // protect adds abs, as written and with symlinks resolved, when it lies
-// inside the workspace root. The root itself closes the policy.
+// inside the workspace root. The root itself, or a root inside abs (a
+// workspace inside the backend home), closes the policy: every entry would
+// lie inside the protected path.
 func (p *Policy) protect(root, abs string) {
 	if !filepath.IsAbs(abs) {
 		return
 	}
 	for _, cand := range []string{filepath.Clean(abs), canonical(abs)} {
-		comps, ok := relativeTo(root, cand)
-		switch {
-		case !ok:
-		case len(comps) == 0:
+		if _, inside := relativeTo(cand, root); inside {
 			p.closed = true
-		default:
+			continue
+		}
+		if comps, ok := relativeTo(root, cand); ok {
 			p.prot.add(comps)
 		}
 	}

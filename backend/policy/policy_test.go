@@ -269,6 +269,13 @@ func TestReservedAndClosed(t *testing.T) {
 	if !home.IsClosed() || len(walk(t, home, dir)) != 0 {
 		t.Error("a home equal to the workspace must hide everything")
 	}
+	sub := filepath.Join(dir, "c")
+	if inside := newPolicy(t, sub, Rules{Protected: []string{dir}}); !inside.IsClosed() || len(walk(t, inside, sub)) != 0 {
+		t.Error("a workspace inside the home must hide everything")
+	}
+	if sibling := newPolicy(t, sub, Rules{Protected: []string{filepath.Join(dir, "a.go"), dir + "x"}}); sibling.IsClosed() {
+		t.Error("a protected path beside the workspace closed the policy")
+	}
 	if got := walk(t, Closed(3), dir); len(got) != 0 {
 		t.Errorf("closed policy shows %q", got)
 	}

@@ -78,6 +78,37 @@ func StoresFromEnv(getenv func(string) string, userHome string) Stores {
 	}
 }
 
+// CredentialFiles are the provider credentials the agents of StoresFromEnv
+// keep where they look for them (Claude Code's .credentials.json, Codex's
+// auth.json, Gemini CLI's .gemini/oauth_creds.json, opencode's auth.json in
+// its data directory), as absolute paths, for the visibility policy to
+// protect: the backend knows these stores, so a workspace holding one (the
+// user's home) must not show the keys in it (docs/protocol.md §10.6.1).
+func CredentialFiles(getenv func(string) string, userHome string) []string {
+	st := StoresFromEnv(getenv, userHome)
+	var out []string
+	add := func(dir string, rel ...string) {
+		if dir != "" {
+			out = append(out, filepath.Join(append([]string{dir}, rel...)...))
+		}
+	}
+	add(st.ClaudeCode, ".credentials.json")
+	add(st.Codex, "auth.json")
+	add(st.Gemini, ".gemini", "oauth_creds.json")
+	// opencode keeps auth.json in its data directory whatever OPENCODE_DB
+	// names: the store of StoresFromEnv with that variable unset.
+	oc := StoresFromEnv(func(k string) string {
+		if k == "OPENCODE_DB" {
+			return ""
+		}
+		return getenv(k)
+	}, userHome).OpenCode
+	if oc != "" {
+		add(filepath.Dir(oc), "auth.json")
+	}
+	return out
+}
+
 // runs are the sources of one scan or request, fresh, in the order of the
 // sources table: scout's own store, then each agent's whose location is
 // known, each only when [sessions] sources lists it (or lists nothing).
