@@ -918,6 +918,9 @@ func TestWorkspaceInsideTheBackendHome(t *testing.T) {
 		if len(ix.Entries) != 0 || !ix.Complete {
 			t.Errorf("%s in SCOUT_HOME=%s: project.index lists %+v", c.ws, c.home, ix.Entries)
 		}
+		if why := unservedReason(p.AwaitStderr(wire.UnservedNote)); !strings.Contains(why, "backend home") || strings.Contains(p.Stderr(), base) {
+			t.Errorf("%s in SCOUT_HOME=%s: stderr %q", c.ws, c.home, p.Stderr())
+		}
 	}
 }
 
@@ -985,6 +988,15 @@ func TestWorkspaceInsideAProtectedDirectory(t *testing.T) {
 		if len(pg.Entries) != len(c.want) {
 			t.Errorf("workspace %s: project.list lists %+v", c.ws, pg.Entries)
 		}
+		// Said on stderr (the picker shows why nothing is listed), with
+		// no path; and only then.
+		if c.want == nil {
+			if why := unservedReason(p.AwaitStderr(wire.UnservedNote)); !strings.Contains(why, "protected") || strings.Contains(p.Stderr(), base) {
+				t.Errorf("workspace %s: stderr %q", c.ws, p.Stderr())
+			}
+		} else if strings.Contains(p.Stderr(), wire.UnservedNote) {
+			t.Errorf("workspace %s: stderr %q", c.ws, p.Stderr())
+		}
 	}
 }
 
@@ -1051,4 +1063,18 @@ func bulkFixture(t *testing.T, fx []string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// unservedReason is the reason of the backend's "serving an empty
+// workspace" diagnostic on stderr, "" without one (as the picker reads
+// it: tui/bridge.Unserved).
+func unservedReason(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		if text, ok := strings.CutPrefix(line, wire.DiagnosticPrefix); ok {
+			if why, ok := strings.CutSuffix(text, wire.UnservedNote); ok {
+				return why
+			}
+		}
+	}
+	return ""
 }

@@ -66,6 +66,9 @@ func loadWorkspace(dir string, getenv func(string) string, log io.Writer) *works
 		rules, reserved = ws.applyTrusted(rules)
 	}
 	ws.mgr = policy.NewManager(ws.canonical, rules, closed, reserved...)
+	if ws.mgr.Current().InProtected() {
+		ws.logf("the workspace lies in a protected place (the backend home or a credentials directory), which is never listed" + wire.UnservedNote)
+	}
 	return ws
 }
 

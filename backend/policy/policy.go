@@ -67,6 +67,10 @@ type Policy struct {
 	// deny globs are unknown), or the workspace is (or lies inside) the
 	// backend home or a directory of a protected name.
 	closed bool
+	// inProtected is set when closed is for where the workspace lies: it
+	// is (or lies inside) a protected path, such as the backend home, or
+	// its own path passes through a protected name.
+	inProtected bool
 	// extraNoise are names skipped as noise besides noiseNames (WithNoise).
 	extraNoise map[string]bool
 	// repo is the repository the workspace lies inside, whose ignore
@@ -82,7 +86,8 @@ func New(gen int64, workspace string, rules Rules, reserved ...Rules) (*Policy, 
 	root := canonical(workspace)
 	// A root whose own path passes through a protected name (a shell in
 	// ~/.aws) shows nothing: every entry would lie inside it.
-	p.closed = protectedPath(filepath.Clean(workspace)) || protectedPath(root)
+	p.inProtected = protectedPath(filepath.Clean(workspace)) || protectedPath(root)
+	p.closed = p.inProtected
 	if rules.RespectIgnore {
 		p.repo = findRepository(root)
 	}
@@ -126,7 +131,7 @@ func (p *Policy) protect(root, abs string) {
 	}
 	for _, cand := range []string{filepath.Clean(abs), canonical(abs)} {
 		if _, inside := relativeTo(cand, root); inside {
-			p.closed = true
+			p.closed, p.inProtected = true, true
 			continue
 		}
 		if comps, ok := relativeTo(root, cand); ok {
@@ -155,6 +160,12 @@ func (p *Policy) Generation() int64 { return p.generation }
 
 // IsClosed reports whether the policy hides everything.
 func (p *Policy) IsClosed() bool { return p.closed }
+
+// InProtected reports whether the policy hides everything because of where
+// the workspace lies: it is, or lies inside, a protected path (the backend
+// home, a protected path that names a directory) or a directory of a
+// protected name.
+func (p *Policy) InProtected() bool { return p.inProtected }
 
 // RespectIgnore reports whether ignore rules apply.
 func (p *Policy) RespectIgnore() bool { return p.respectIgnore }
