@@ -147,33 +147,51 @@ func TestNoColorHighlightsWithAttributesOnly(t *testing.T) {
 // terminal in its colour profile whether its standard output is that
 // terminal (the profile lipgloss detected at init) or a pipe, as in
 // vim $(scout) (detected on the terminal itself, pick.go's colorProfile):
-// the same colours either way.
+// the colours are written in the same encodings either way (256 colours
+// in tmux without RGB, 24-bit under COLORTERM=truecolor; never only 16).
+// The colours on screen may differ (a transient line), their encoding
+// may not.
 func TestColoursWhetherStdoutIsATerminalOrAPipe(t *testing.T) {
 	t.Parallel()
-	sgr := regexp.MustCompile(`\x1b\[[0-9;]*m`)
-	colours := func(script string) map[string]bool {
+	encodings := func(script string) map[string]bool {
 		x := scouttest.StartTmux(t, fixture(t), 100, 20, env(t), script)
 		x.WaitScreen("the ranking and the preview", func(s string) bool {
 			return strings.Contains(s, "4/10") && strings.Contains(s, "package server")
 		})
-		set := map[string]bool{}
-		for _, seq := range sgr.FindAllString(x.Screen(true), -1) {
-			set[seq] = true
-		}
-		return set
+		return colourEncodings(x.Screen(true))
 	}
-	tty := colours(`"$SCOUT" --query server`)
-	pipe := colours(`"$SCOUT" --query server | cat`)
-	coloured := false
-	for seq := range tty {
-		coloured = coloured || regexp.MustCompile(`[34]8;`).MatchString(seq)
-	}
-	if !coloured {
-		t.Fatalf("no colours with stdout on the terminal: %q", slices.Sorted(maps.Keys(tty)))
+	tty := encodings(`"$SCOUT" --query server`)
+	pipe := encodings(`"$SCOUT" --query server | cat`)
+	if !tty["256"] && !tty["24-bit"] {
+		t.Fatalf("no 256-colour or 24-bit sequences with stdout on the terminal: %q", slices.Sorted(maps.Keys(tty)))
 	}
 	if !maps.Equal(tty, pipe) {
-		t.Fatalf("the colours differ:\nstdout a terminal %q\nstdout a pipe %q", slices.Sorted(maps.Keys(tty)), slices.Sorted(maps.Keys(pipe)))
+		t.Fatalf("the colour encodings differ: stdout a terminal %q, stdout a pipe %q", slices.Sorted(maps.Keys(tty)), slices.Sorted(maps.Keys(pipe)))
 	}
+}
+
+// colourEncodings are the encodings of the colours the SGR sequences of
+// screen set: "basic" (30–37, 40–47, 90–97, 100–107), "256" (38;5;N,
+// 48;5;N) and "24-bit" (38;2;R;G;B, 48;2;R;G;B).
+func colourEncodings(screen string) map[string]bool {
+	kinds := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\x1b\[([0-9;]*)m`).FindAllStringSubmatch(screen, -1) {
+		ps := strings.Split(m[1], ";")
+		for i := 0; i < len(ps); i++ {
+			n, _ := strconv.Atoi(ps[i])
+			switch {
+			case (n == 38 || n == 48) && i+1 < len(ps) && ps[i+1] == "5":
+				kinds["256"] = true
+				i += 2
+			case (n == 38 || n == 48) && i+1 < len(ps) && ps[i+1] == "2":
+				kinds["24-bit"] = true
+				i += 4
+			case 30 <= n && n <= 37, 40 <= n && n <= 47, 90 <= n && n <= 97, 100 <= n && n <= 107:
+				kinds["basic"] = true
+			}
+		}
+	}
+	return kinds
 }
 
 func TestPreviewThroughTheRealBackend(t *testing.T) {
