@@ -1,7 +1,9 @@
 package rank
 
 import (
+	"cmp"
 	"encoding/binary"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -161,17 +163,8 @@ func normalizeRune(r rune) rune {
 	if r < 0x00C0 || r > 0xFF61 {
 		return r
 	}
-	lo, hi := 0, len(normalized)
-	for lo < hi { // the first pair not below r
-		m := int(uint(lo+hi) >> 1)
-		if normalized[m][0] < r {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(normalized) && normalized[lo][0] == r {
-		return normalized[lo][1]
+	if i, ok := slices.BinarySearchFunc(normalized[:], r, func(p [2]rune, r rune) int { return cmp.Compare(p[0], r) }); ok {
+		return normalized[i][1]
 	}
 	return r
 }
