@@ -18,7 +18,7 @@
 // lexer by the file's name only.
 package lexers
 
-//go:generate go run ../genlexers -o .
+//go:generate go run ./testdata/genlexers -o .
 
 import (
 	"embed"

@@ -24,6 +24,12 @@
 //     are read from its XML file when it first tokenises;
 //   - LICENSE: chroma's MIT licence, next to the copies.
 //
+// It lives under the lexers package's testdata, as tui/rank/testdata/gennorm
+// does: `go test ./...` and `go vet ./...` do not build packages under
+// testdata, and this command is the only importer of go/types and its
+// kin, which otherwise cost every cold test run about 11 s of CPU with
+// -race (docs/performance.md). .ci/run vets it by its path.
+//
 // The file of the directory it does not write, lexers.go (the registry,
 // by hand), is kept; its name and the table's keep the Go lexers'
 // initialization order chroma's (lexers.go says why).
