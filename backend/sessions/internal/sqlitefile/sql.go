@@ -240,7 +240,10 @@ func (p *parser) qualifiedName() (string, error) {
 // colDef is a table column.
 type colDef struct {
 	name, typ, collate string
-	pk, pkDesc         bool
+	// real says the column has REAL affinity: SQLite stores its integral
+	// values as integers, and reads them back as floats.
+	real       bool
+	pk, pkDesc bool
 	// def is its constant DEFAULT (NULL without one); defErr says it has
 	// one that is not constant.
 	def    Value
@@ -363,6 +366,7 @@ func parseColumn(toks []token) (colDef, []colKey, error) {
 		i++
 	}
 	c.typ = strings.Join(typ, " ")
+	c.real = realAffinity(c.typ)
 	if i < len(toks) && toks[i].kind == tPunct && toks[i].text == "(" {
 		j := skipParens(toks, i)
 		for _, t := range toks[i:j] {
@@ -407,6 +411,19 @@ func parseColumn(toks []token) (colDef, []colKey, error) {
 		keys[k].col.collate = c.collate
 	}
 	return c, keys, nil
+}
+
+// realAffinity says a declared type gives REAL affinity (SQLite's rules,
+// in order: INT is INTEGER, CHAR, CLOB or TEXT is TEXT, BLOB or none is
+// BLOB, then REAL, FLOA or DOUB is REAL).
+func realAffinity(typ string) bool {
+	u := strings.ToUpper(typ)
+	for _, s := range []string{"INT", "CHAR", "CLOB", "TEXT", "BLOB"} {
+		if strings.Contains(u, s) {
+			return false
+		}
+	}
+	return strings.Contains(u, "REAL") || strings.Contains(u, "FLOA") || strings.Contains(u, "DOUB")
 }
 
 // skipParens returns the index after the parenthesis closing the one at
@@ -465,7 +482,13 @@ func defaultValue(toks []token) (Value, int, error) {
 	case t.kind == tIdent || t.kind == tQuoted:
 		return Value{Type: Text, Bytes: []byte(t.text)}, 1, nil
 	case t.kind == tPunct && t.text == "(":
-		return Value{}, skipParens(toks, 0), nonConst
+		// A parenthesised literal is one (SQLite drops the parentheses);
+		// anything else in them is an expression.
+		end := skipParens(toks, 0)
+		if v, n, err := defaultValue(toks[1 : end-1]); err == nil && n == end-2 && end >= 3 && toks[end-1].text == ")" {
+			return v, end, nil
+		}
+		return Value{}, end, nonConst
 	}
 	return Value{}, 1, nonConst
 }

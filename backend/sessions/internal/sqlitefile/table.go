@@ -148,14 +148,22 @@ func (r *Row) Value(i int) (Value, error) {
 		}
 		r.parsed = true
 	}
+	c := &d.cols[i]
+	v := c.def
 	if i >= len(r.rec.types) {
-		c := d.cols[i]
 		if c.defErr != nil {
 			return Value{}, c.defErr
 		}
-		return c.def, nil
+	} else {
+		var err error
+		if v, err = r.rec.value(i); err != nil {
+			return Value{}, err
+		}
 	}
-	return r.rec.value(i)
+	if c.real && v.Type == Integer {
+		v = Value{Type: Float, Float: float64(v.Int)}
+	}
+	return v, nil
 }
 
 // walker walks b-trees, failing on a page seen twice (a cycle, or a page
