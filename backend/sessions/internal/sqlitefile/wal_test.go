@@ -1,0 +1,135 @@
+package sqlitefile
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+func count(t *testing.T, db *DB, table string) int {
+	t.Helper()
+	n := 0
+	if err := mustTable(t, db, table).Scan(func(*Row) error { n++; return nil }); err != nil {
+		t.Fatalf("Scan: %v", err)
+	}
+	return n
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
+
+// TestLiveWAL reads a database a sqlite3 process keeps writing in WAL
+// mode, without checkpoints: committed rows are seen from the main file
+// and the WAL, rows of an open transaction are not, each commit changes
+// Version, and a checkpoint makes an older snapshot unstable.
+func TestLiveWAL(t *testing.T) {
+	for _, ps := range []int{512, 4096} {
+		t.Run(strconv.Itoa(ps), func(t *testing.T) { liveWAL(t, ps) })
+	}
+}
+
+func liveWAL(t *testing.T, pageSize int) {
+	path := filepath.Join(t.TempDir(), "live.db")
+	c := startChild(t, path)
+	c.exec("PRAGMA page_size=" + strconv.Itoa(pageSize) + "; PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; PRAGMA cache_size=10;")
+	c.exec(`CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, k TEXT);
+CREATE INDEX t_k ON t(k);
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n WHERE x < 500)
+INSERT INTO t(v, k) SELECT printf('%.*c', x * 7, 'v'), 'k' || (x % 10) FROM n;`)
+	if fileSize(t, path+"-wal") == 0 {
+		t.Fatal("the fixture has no WAL")
+	}
+	db1 := mustOpen(t, path)
+	if db1.Version().Frame == 0 {
+		t.Fatalf("no WAL commit seen: %v", db1.Version())
+	}
+	if n := checkTable(t, db1, path, "t"); n != 500 {
+		t.Fatalf("%d rows after the first commit", n)
+	}
+	checkSeek(t, db1, path, "t", "k", TextValue("k3"), "'k3'")
+
+	// Each commit changes Version; the older snapshot still holds (no
+	// checkpoint) and still reads as it was.
+	versions := map[Version]bool{db1.Version(): true}
+	for i := range 3 {
+		c.exec("INSERT INTO t(v, k) VALUES ('one more', 'k3');")
+		db := mustOpen(t, path)
+		if versions[db.Version()] {
+			t.Fatalf("commit %d: Version %v seen before", i, db.Version())
+		}
+		versions[db.Version()] = true
+		if n := count(t, db, "t"); n != 501+i {
+			t.Fatalf("commit %d: %d rows", i, n)
+		}
+	}
+	if !db1.Stable() {
+		t.Fatal("commits without a checkpoint made the first snapshot unstable")
+	}
+	if n := count(t, db1, "t"); n != 500 {
+		t.Fatalf("the first snapshot now has %d rows", n)
+	}
+
+	// An open transaction, large enough to spill frames into the WAL, is
+	// not seen.
+	before := fileSize(t, path+"-wal")
+	c.exec(`BEGIN;
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n WHERE x < 2000)
+INSERT INTO t(v, k) SELECT printf('%.*c', 300, 'u'), 'k3' FROM n;`)
+	if fileSize(t, path+"-wal") <= before {
+		t.Fatal("the open transaction wrote no frame: the test checks nothing")
+	}
+	db2 := mustOpen(t, path)
+	if n := count(t, db2, "t"); n != 503 {
+		t.Fatalf("%d rows with a transaction open, want the 503 committed", n)
+	}
+	c.exec("COMMIT;")
+	db3 := mustOpen(t, path)
+	if n := checkTable(t, db3, path, "t"); n != 2503 {
+		t.Fatalf("%d rows after the commit", n)
+	}
+	checkSeek(t, db3, path, "t", "k", TextValue("k3"), "'k3'")
+	if !db1.Stable() || !db3.Stable() {
+		t.Fatal("unstable before any checkpoint")
+	}
+
+	// A checkpoint copies pages into the main file: the snapshots taken
+	// before are no longer stable; one taken after is, and reads the same.
+	c.exec("PRAGMA wal_checkpoint(TRUNCATE);")
+	if db1.Stable() || db3.Stable() {
+		t.Fatal("a snapshot taken before the checkpoint is still stable")
+	}
+	db4 := mustOpen(t, path)
+	if !db4.Stable() {
+		t.Fatal("a snapshot taken after the checkpoint is unstable")
+	}
+	if n := checkTable(t, db4, path, "t"); n != 2503 {
+		t.Fatalf("%d rows after the checkpoint", n)
+	}
+	// A commit after a truncating checkpoint starts a new WAL: still a new
+	// version, and a passive checkpoint is seen by the -shm counters
+	// alone (the WAL header stays).
+	c.exec("INSERT INTO t(v, k) VALUES ('after', 'k1');")
+	db5 := mustOpen(t, path)
+	if versions[db5.Version()] || db5.Version() == db4.Version() {
+		t.Fatalf("Version %v after the checkpoint seen before", db5.Version())
+	}
+	c.exec("INSERT INTO t(v, k) VALUES ('after 2', 'k1');")
+	db6 := mustOpen(t, path)
+	if !db5.Stable() || !db6.Stable() {
+		t.Fatal("unstable before the passive checkpoint")
+	}
+	c.exec("PRAGMA wal_checkpoint(PASSIVE);")
+	if db5.Stable() || db6.Stable() {
+		t.Fatal("a passive checkpoint left older snapshots stable")
+	}
+	if n := checkTable(t, mustOpen(t, path), path, "t"); n != 2505 {
+		t.Fatalf("%d rows at the end", n)
+	}
+}
