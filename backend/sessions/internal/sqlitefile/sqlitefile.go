@@ -88,7 +88,7 @@ type DB struct {
 	walHdr     []byte
 	shmCk      [8]byte
 	shmOK      bool
-	mainCookie [8]byte
+	mainHdr    [headerSize]byte
 
 	tables  []*tableDef
 	indexes []*indexDef
@@ -121,8 +121,7 @@ func Open(f Files) (*DB, error) {
 		}
 		db.pageSize = ps
 		mainOK = true
-		copy(db.mainCookie[:4], hdr[24:28])
-		copy(db.mainCookie[4:], hdr[92:96])
+		db.mainHdr = hdr
 	} else if f.MainSize != 0 || f.WAL == nil {
 		return nil, ErrNotDatabase
 	}

@@ -261,7 +261,10 @@ var errStop = errors.New("stop")
 
 // Seek calls fn with the rowid of every entry whose first column equals
 // key (by Compare), in index order, until fn returns false or an error
-// (returned).
+// (returned). The key is compared as given, without the column's
+// affinity SQLite would apply to a literal: give an Integer for an
+// INTEGER column, a Text for a TEXT one. A NULL key finds the NULL
+// entries (SQL's = would find none).
 func (ix *Index) Seek(key Value, fn func(rowid int64) (more bool, err error)) error {
 	w := walker{db: ix.db, seen: map[uint32]bool{}}
 	var rec record

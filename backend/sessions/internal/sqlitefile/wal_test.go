@@ -133,3 +133,23 @@ INSERT INTO t(v, k) SELECT printf('%.*c', 300, 'u'), 'k3' FROM n;`)
 		t.Fatalf("%d rows at the end", n)
 	}
 }
+
+// TestAtRest reads a rollback-mode database without a WAL: each commit
+// changes the header's change counter, so Version, and makes an older
+// snapshot unstable.
+func TestAtRest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rest.db")
+	runSQL(t, path, "CREATE TABLE t(a); INSERT INTO t VALUES (1);")
+	db1 := mustOpen(t, path)
+	if !db1.Stable() || db1.Version().Frame != 0 {
+		t.Fatalf("at rest: stable %v, version %v", db1.Stable(), db1.Version())
+	}
+	runSQL(t, path, "INSERT INTO t VALUES (2);")
+	if db1.Stable() {
+		t.Fatal("a commit left the snapshot stable")
+	}
+	db2 := mustOpen(t, path)
+	if db2.Version() == db1.Version() || count(t, db2, "t") != 2 {
+		t.Fatalf("versions %v and %v, %d rows", db1.Version(), db2.Version(), count(t, db2, "t"))
+	}
+}
