@@ -22,8 +22,16 @@ type btPage struct {
 
 // btreePage reads and checks page pgno's b-tree header.
 func (db *DB) btreePage(pgno uint32) (*btPage, error) {
-	b, err := db.page(pgno)
-	if err != nil {
+	return db.btreePageInto(pgno, nil)
+}
+
+// btreePageInto is btreePage reading into buf when it is a page's size.
+func (db *DB) btreePageInto(pgno uint32, buf []byte) (*btPage, error) {
+	if len(buf) != db.pageSize {
+		buf = make([]byte, db.pageSize)
+	}
+	b := buf
+	if err := db.readPageAt(pgno, 0, b); err != nil {
 		return nil, err
 	}
 	b = b[:db.usable]

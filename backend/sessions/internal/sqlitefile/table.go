@@ -171,6 +171,9 @@ func (r *Row) Value(i int) (Value, error) {
 type walker struct {
 	db   *DB
 	seen map[uint32]bool
+	// spare is a leaf page's buffer, free again once its cells were
+	// visited (what they gave is valid only during the visit).
+	spare []byte
 }
 
 func (w *walker) enter(pgno uint32, depth int) (*btPage, error) {
@@ -181,7 +184,14 @@ func (w *walker) enter(pgno uint32, depth int) (*btPage, error) {
 		return nil, malformed("page %d reached twice", pgno)
 	}
 	w.seen[pgno] = true
-	return w.db.btreePage(pgno)
+	buf := w.spare
+	w.spare = nil
+	return w.db.btreePageInto(pgno, buf)
+}
+
+// release gives a leaf page's buffer back for the next leaf.
+func (w *walker) release(p *btPage) {
+	w.spare = p.data[:cap(p.data)]
 }
 
 // table calls visit with every cell of the table b-tree at pgno in order.
@@ -201,6 +211,7 @@ func (w *walker) table(pgno uint32, depth int, visit func(int64, payload) error)
 				return err
 			}
 		}
+		w.release(p)
 		return nil
 	case tableInterior:
 		for i := range p.n {
