@@ -183,6 +183,8 @@ type payload struct {
 	size  int64
 	first uint32
 	chain []uint32
+	// inChain holds the pages of chain, to fail on a loop.
+	inChain map[uint32]bool
 }
 
 // read returns n bytes of the payload at off: a slice of the page when
@@ -233,6 +235,13 @@ func (p *payload) overflowPage(k int64) (uint32, error) {
 		if next < 1 || next > p.db.nPages {
 			return 0, malformed("overflow chain ends early")
 		}
+		if p.inChain == nil {
+			p.inChain = map[uint32]bool{}
+		}
+		if p.inChain[next] {
+			return 0, malformed("overflow chain loops")
+		}
+		p.inChain[next] = true
 		p.chain = append(p.chain, next)
 	}
 	return p.chain[k], nil

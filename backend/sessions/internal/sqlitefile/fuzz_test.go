@@ -20,14 +20,15 @@ ALTER TABLE t ADD COLUMN d DEFAULT 'd';
 PRAGMA journal_mode=WAL;
 `)
 	// sqlite3 checkpoints and deletes the WAL when its last connection
-	// closes: copy it while it is open.
+	// closes: copy the files while it is open.
 	runSQL(f, path, `PRAGMA wal_autocheckpoint=0;
 INSERT INTO t(a, c, d) VALUES ('wal', x'02', 'x');
 UPDATE t SET a = 'upd' WHERE id % 5 = 0;
 .shell cp '`+path+`-wal' '`+path+`-wal.keep'
+.shell cp '`+path+`' '`+path+`.keep'
 `)
 	var err error
-	if main, err = os.ReadFile(path); err != nil {
+	if main, err = os.ReadFile(path + ".keep"); err != nil {
 		f.Fatal(err)
 	}
 	if wal, err = os.ReadFile(path + "-wal.keep"); err != nil {

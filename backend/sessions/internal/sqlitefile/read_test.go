@@ -377,3 +377,41 @@ func TestCorruption(t *testing.T) {
 }
 
 func be32(v uint32) []byte { return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)} }
+
+// TestBadOverflowChain points a row's overflow chain back at itself, past
+// the file, and at nothing: reading the value fails, reading the others
+// does not.
+func TestBadOverflowChain(t *testing.T) {
+	path := newDB(t, "PRAGMA page_size=512;\nCREATE TABLE t(a, big);\nINSERT INTO t VALUES ('small', printf('%.*c', 3000, 'o'));\n")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := mustOpen(t, path)
+	r, ok, err := mustTable(t, db, "t").Get(1)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if v, err := r.Value(1); err != nil || len(v.Bytes) != 3000 {
+		t.Fatalf("intact: %d bytes, %v", len(v.Bytes), err)
+	}
+	first, second := r.rec.p.chain[0], r.rec.p.chain[1]
+	for name, next := range map[string]uint32{"loop": first, "past the file": 1 << 20, "nothing": 0} {
+		b := bytes.Clone(orig)
+		copy(b[(second-1)*512:], be32(next))
+		db, err := Open(Files{Main: bytes.NewReader(b), MainSize: int64(len(b))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok, err := mustTable(t, db, "t").Get(1)
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		if v, err := r.Value(0); err != nil || string(v.Bytes) != "small" {
+			t.Fatalf("%s: the local value: %v", name, err)
+		}
+		if _, err := r.Value(1); !errors.Is(err, ErrMalformed) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+}
