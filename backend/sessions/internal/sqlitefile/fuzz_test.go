@@ -2,6 +2,7 @@ package sqlitefile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,20 +45,25 @@ UPDATE t SET a = 'upd' WHERE id % 5 = 0;
 	return main, wal
 }
 
-// FuzzOpen opens arbitrary bytes as a main file, and as a WAL over a
-// valid main file, and reads every table and index: errors are fine,
+// FuzzOpen opens arbitrary bytes as a main file (mode 0), as a WAL over
+// a valid main file (1), and as one whose salts and checksums are made
+// valid first (2, so that mutated pages get read): errors are fine,
 // panics, hangs and huge allocations are not.
 func FuzzOpen(f *testing.F) {
 	main, wal := fuzzFixture(f)
 	f.Logf("seeds: main %d bytes, WAL %d", len(main), len(wal))
-	f.Add(main, false)
-	f.Add(wal, true)
-	f.Add(main[:1024], false)
-	f.Add(wal[:len(wal)/2], true)
-	f.Add([]byte(magic), false)
-	f.Fuzz(func(t *testing.T, data []byte, asWAL bool) {
+	f.Add(main, uint8(0))
+	f.Add(wal, uint8(1))
+	f.Add(wal, uint8(2))
+	f.Add(main[:1024], uint8(0))
+	f.Add(wal[:len(wal)/2], uint8(2))
+	f.Add([]byte(magic), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		files := Files{Main: bytes.NewReader(data), MainSize: int64(len(data))}
-		if asWAL {
+		if mode%3 != 0 {
+			if mode%3 == 2 {
+				data = fixWAL(data)
+			}
 			files = Files{Main: bytes.NewReader(main), MainSize: int64(len(main)), WAL: bytes.NewReader(data), WALSize: int64(len(data))}
 		}
 		db, err := Open(files)
@@ -67,6 +73,35 @@ func FuzzOpen(f *testing.F) {
 		_ = exercise(db)
 		db.Stable()
 	})
+}
+
+// fixWAL makes the WAL header and every frame valid as SQLite checks
+// them (magic, version, salts, cumulative checksums), whatever they hold.
+func fixWAL(b []byte) []byte {
+	if len(b) < walHdrSize {
+		return b
+	}
+	b = bytes.Clone(b)
+	big := b[3]&1 == 1
+	binary.BigEndian.PutUint32(b, 0x377f0682|uint32(b[3]&1))
+	binary.BigEndian.PutUint32(b[4:], 3007000)
+	ps := int(binary.BigEndian.Uint32(b[8:]))
+	if ps < 512 || ps > 65536 || ps&(ps-1) != 0 {
+		ps = 512
+		binary.BigEndian.PutUint32(b[8:], 512)
+	}
+	sum := walChecksum([2]uint32{}, b[:24], big)
+	binary.BigEndian.PutUint32(b[24:], sum[0])
+	binary.BigEndian.PutUint32(b[28:], sum[1])
+	for at := walHdrSize; at+frameHdrLen+ps <= len(b); at += frameHdrLen + ps {
+		fr := b[at:]
+		copy(fr[8:16], b[16:24])
+		sum = walChecksum(sum, fr[:8], big)
+		sum = walChecksum(sum, fr[frameHdrLen:frameHdrLen+ps], big)
+		binary.BigEndian.PutUint32(fr[16:], sum[0])
+		binary.BigEndian.PutUint32(fr[20:], sum[1])
+	}
+	return b
 }
 
 // FuzzParseCreateTable parses arbitrary statements as CREATE TABLE and

@@ -390,7 +390,8 @@ func (w *walker) walkIndex(pgno uint32, depth int, visit func(payload) error) er
 }
 
 // Scan calls fn with every entry of the index in order: its key values
-// (the indexed columns, then the rowid), valid only during fn.
+// (the indexed columns, then the rowid: at least two), valid only during
+// fn.
 func (ix *Index) Scan(fn func(key []Value) error) error {
 	w := walker{db: ix.db, seen: map[uint32]bool{}}
 	var rec record
@@ -399,6 +400,9 @@ func (ix *Index) Scan(fn func(key []Value) error) error {
 		rec.p = pl
 		if err := rec.parse(); err != nil {
 			return err
+		}
+		if len(rec.types) < 2 {
+			return malformed("index record too short")
 		}
 		vals = vals[:0]
 		for i := range rec.types {
