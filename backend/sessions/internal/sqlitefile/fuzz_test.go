@@ -10,7 +10,7 @@ import (
 
 // fuzzFixture is a small live database (512-byte pages): its main file
 // and its WAL with two commits and an index, made by sqlite3.
-func fuzzFixture(f *testing.F) (main, wal []byte) {
+func fuzzFixture(f testing.TB) (main, wal []byte) {
 	path := filepath.Join(f.TempDir(), "fuzz.db")
 	runSQL(f, path, `PRAGMA page_size=512;
 CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b REAL, c BLOB);
