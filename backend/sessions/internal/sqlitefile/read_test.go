@@ -415,3 +415,39 @@ func TestBadOverflowChain(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentReads reads one DB from several goroutines at once (the
+// doc says a DB is safe for that; -race checks it).
+func TestConcurrentReads(t *testing.T) {
+	path := newDB(t, mixedScript(1024, 500, 5000))
+	db := mustOpen(t, path)
+	want := len(ourRows(t, mustTable(t, db, "t")))
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			tb, err := db.Table("t")
+			if err != nil {
+				errs <- err
+				return
+			}
+			n := 0
+			err = tb.Scan(func(r *Row) error {
+				n++
+				_, err := r.Value(3)
+				return err
+			})
+			if err == nil && n != want {
+				err = fmt.Errorf("%d rows, want %d", n, want)
+			}
+			if err == nil {
+				err = tb.Index("k").Seek(TextValue("common"), func(int64) (bool, error) { return true, nil })
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
