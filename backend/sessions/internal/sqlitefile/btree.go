@@ -22,8 +22,16 @@ type btPage struct {
 
 // btreePage reads and checks page pgno's b-tree header.
 func (db *DB) btreePage(pgno uint32) (*btPage, error) {
-	b, err := db.page(pgno)
-	if err != nil {
+	return db.btreePageInto(pgno, nil)
+}
+
+// btreePageInto is btreePage reading into buf when it is a page's size.
+func (db *DB) btreePageInto(pgno uint32, buf []byte) (*btPage, error) {
+	if len(buf) != db.pageSize {
+		buf = make([]byte, db.pageSize)
+	}
+	b := buf
+	if err := db.readPageAt(pgno, 0, b); err != nil {
 		return nil, err
 	}
 	b = b[:db.usable]
@@ -175,6 +183,8 @@ type payload struct {
 	size  int64
 	first uint32
 	chain []uint32
+	// inChain holds the pages of chain, to fail on a loop.
+	inChain map[uint32]bool
 }
 
 // read returns n bytes of the payload at off: a slice of the page when
@@ -225,6 +235,13 @@ func (p *payload) overflowPage(k int64) (uint32, error) {
 		if next < 1 || next > p.db.nPages {
 			return 0, malformed("overflow chain ends early")
 		}
+		if p.inChain == nil {
+			p.inChain = map[uint32]bool{}
+		}
+		if p.inChain[next] {
+			return 0, malformed("overflow chain loops")
+		}
+		p.inChain[next] = true
 		p.chain = append(p.chain, next)
 	}
 	return p.chain[k], nil

@@ -43,10 +43,10 @@
 //
 // # Limits
 //
-// Every pointer is checked against the page count, b-trees deeper than
-// 20 levels or visiting a page twice, overflow chains that end early,
-// bad varints and records that overrun their payload are ErrMalformed:
-// a hostile or torn file ends in an error, never a panic, a hang or an
-// allocation larger than the files. A DB is safe for concurrent use
+// Every pointer is checked against the page count; b-trees deeper than
+// 20 levels or visiting a page twice, overflow chains that end early or
+// loop, bad varints and records that overrun their payload are
+// ErrMalformed: a hostile or torn file ends in an error, never a panic, a
+// hang or an allocation larger than the files. A DB is safe for concurrent use
 // when its io.ReaderAt files are (as *os.File is).
 package sqlitefile

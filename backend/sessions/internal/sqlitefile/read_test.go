@@ -377,3 +377,77 @@ func TestCorruption(t *testing.T) {
 }
 
 func be32(v uint32) []byte { return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)} }
+
+// TestBadOverflowChain points a row's overflow chain back at itself, past
+// the file, and at nothing: reading the value fails, reading the others
+// does not.
+func TestBadOverflowChain(t *testing.T) {
+	path := newDB(t, "PRAGMA page_size=512;\nCREATE TABLE t(a, big);\nINSERT INTO t VALUES ('small', printf('%.*c', 3000, 'o'));\n")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := mustOpen(t, path)
+	r, ok, err := mustTable(t, db, "t").Get(1)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if v, err := r.Value(1); err != nil || len(v.Bytes) != 3000 {
+		t.Fatalf("intact: %d bytes, %v", len(v.Bytes), err)
+	}
+	first, second := r.rec.p.chain[0], r.rec.p.chain[1]
+	for name, next := range map[string]uint32{"loop": first, "past the file": 1 << 20, "nothing": 0} {
+		b := bytes.Clone(orig)
+		copy(b[(second-1)*512:], be32(next))
+		db, err := Open(Files{Main: bytes.NewReader(b), MainSize: int64(len(b))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok, err := mustTable(t, db, "t").Get(1)
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		if v, err := r.Value(0); err != nil || string(v.Bytes) != "small" {
+			t.Fatalf("%s: the local value: %v", name, err)
+		}
+		if _, err := r.Value(1); !errors.Is(err, ErrMalformed) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestConcurrentReads reads one DB from several goroutines at once (the
+// doc says a DB is safe for that; -race checks it).
+func TestConcurrentReads(t *testing.T) {
+	path := newDB(t, mixedScript(1024, 500, 5000))
+	db := mustOpen(t, path)
+	want := len(ourRows(t, mustTable(t, db, "t")))
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			tb, err := db.Table("t")
+			if err != nil {
+				errs <- err
+				return
+			}
+			n := 0
+			err = tb.Scan(func(r *Row) error {
+				n++
+				_, err := r.Value(3)
+				return err
+			})
+			if err == nil && n != want {
+				err = fmt.Errorf("%d rows, want %d", n, want)
+			}
+			if err == nil {
+				err = tb.Index("k").Seek(TextValue("common"), func(int64) (bool, error) { return true, nil })
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -485,8 +485,10 @@ func defaultValue(toks []token) (Value, int, error) {
 		// A parenthesised literal is one (SQLite drops the parentheses);
 		// anything else in them is an expression.
 		end := skipParens(toks, 0)
-		if v, n, err := defaultValue(toks[1 : end-1]); err == nil && n == end-2 && end >= 3 && toks[end-1].text == ")" {
-			return v, end, nil
+		if end >= 3 && toks[end-1].kind == tPunct && toks[end-1].text == ")" {
+			if v, n, err := defaultValue(toks[1 : end-1]); err == nil && n == end-2 {
+				return v, end, nil
+			}
 		}
 		return Value{}, end, nonConst
 	}

@@ -85,10 +85,10 @@ type DB struct {
 	version Version
 	// walHdr is the WAL header as read by Open (nil: shorter); shmCk
 	// the -shm checkpoint counters (shmOK: they were read).
-	walHdr     []byte
-	shmCk      [8]byte
-	shmOK      bool
-	mainCookie [8]byte
+	walHdr  []byte
+	shmCk   [8]byte
+	shmOK   bool
+	mainHdr [headerSize]byte
 
 	tables  []*tableDef
 	indexes []*indexDef
@@ -121,8 +121,7 @@ func Open(f Files) (*DB, error) {
 		}
 		db.pageSize = ps
 		mainOK = true
-		copy(db.mainCookie[:4], hdr[24:28])
-		copy(db.mainCookie[4:], hdr[92:96])
+		db.mainHdr = hdr
 	} else if f.MainSize != 0 || f.WAL == nil {
 		return nil, ErrNotDatabase
 	}
@@ -256,13 +255,4 @@ func (db *DB) readPageAt(pgno uint32, off int, b []byte) error {
 		return malformed("page %d past the end of the file", pgno)
 	}
 	return readFull(db.f.Main, b, pos)
-}
-
-// page reads page pgno whole.
-func (db *DB) page(pgno uint32) ([]byte, error) {
-	b := make([]byte, db.pageSize)
-	if err := db.readPageAt(pgno, 0, b); err != nil {
-		return nil, err
-	}
-	return b, nil
 }

@@ -171,6 +171,9 @@ func (r *Row) Value(i int) (Value, error) {
 type walker struct {
 	db   *DB
 	seen map[uint32]bool
+	// spare is a leaf page's buffer, free again once its cells were
+	// visited (what they gave is valid only during the visit).
+	spare []byte
 }
 
 func (w *walker) enter(pgno uint32, depth int) (*btPage, error) {
@@ -181,7 +184,14 @@ func (w *walker) enter(pgno uint32, depth int) (*btPage, error) {
 		return nil, malformed("page %d reached twice", pgno)
 	}
 	w.seen[pgno] = true
-	return w.db.btreePage(pgno)
+	buf := w.spare
+	w.spare = nil
+	return w.db.btreePageInto(pgno, buf)
+}
+
+// release gives a leaf page's buffer back for the next leaf.
+func (w *walker) release(p *btPage) {
+	w.spare = p.data[:cap(p.data)]
 }
 
 // table calls visit with every cell of the table b-tree at pgno in order.
@@ -201,6 +211,7 @@ func (w *walker) table(pgno uint32, depth int, visit func(int64, payload) error)
 				return err
 			}
 		}
+		w.release(p)
 		return nil
 	case tableInterior:
 		for i := range p.n {
@@ -261,7 +272,10 @@ var errStop = errors.New("stop")
 
 // Seek calls fn with the rowid of every entry whose first column equals
 // key (by Compare), in index order, until fn returns false or an error
-// (returned).
+// (returned). The key is compared as given, without the column's
+// affinity SQLite would apply to a literal: give an Integer for an
+// INTEGER column, a Text for a TEXT one. A NULL key finds the NULL
+// entries (SQL's = would find none).
 func (ix *Index) Seek(key Value, fn func(rowid int64) (more bool, err error)) error {
 	w := walker{db: ix.db, seen: map[uint32]bool{}}
 	var rec record
@@ -376,7 +390,8 @@ func (w *walker) walkIndex(pgno uint32, depth int, visit func(payload) error) er
 }
 
 // Scan calls fn with every entry of the index in order: its key values
-// (the indexed columns, then the rowid), valid only during fn.
+// (the indexed columns, then the rowid: at least two), valid only during
+// fn.
 func (ix *Index) Scan(fn func(key []Value) error) error {
 	w := walker{db: ix.db, seen: map[uint32]bool{}}
 	var rec record
@@ -385,6 +400,9 @@ func (ix *Index) Scan(fn func(key []Value) error) error {
 		rec.p = pl
 		if err := rec.parse(); err != nil {
 			return err
+		}
+		if len(rec.types) < 2 {
+			return malformed("index record too short")
 		}
 		vals = vals[:0]
 		for i := range rec.types {

@@ -123,18 +123,24 @@ func (db *DB) readSHM() (ck [8]byte, ok bool) {
 
 // Stable reports whether the snapshot Open took still holds: no
 // checkpoint copied pages into the main file and the WAL was not
-// restarted since (with a WAL: its header is the same and so are the
-// -shm checkpoint counters, when Files has a -shm; without: the main
-// file's change counter is the same). A caller that read a live database
-// checks Stable after reading, and reads again from a new Open when it
-// is false: what it read may mix two states.
+// restarted since. With a WAL, its 32-byte header must be the same
+// (a WAL empty at Open that has a header now counts as a change) and so
+// must the -shm checkpoint counters nBackfill and nBackfillAttempted,
+// when Files has a -shm; without a -shm, a checkpoint that leaves the WAL
+// header alone (PASSIVE, FULL) goes unseen. Without a WAL, the main
+// file's 100-byte header must be the same: that catches every
+// rollback-mode commit (the change counter), but a checkpoint of a WAL
+// the caller did not give may leave it alone, so a caller reading a
+// database at rest also compares the main file's size and modification
+// time, or opens again with the -wal once one appears.
+//
+// A caller that read a live database checks Stable after reading, and
+// reads again from a new Open when it is false: what it read may mix two
+// states (ErrChanged is the error to say so).
 func (db *DB) Stable() bool {
 	if db.f.WAL == nil {
-		var c [8]byte
-		if readFull(db.f.Main, c[:4], 24) != nil || readFull(db.f.Main, c[4:], 92) != nil {
-			return false
-		}
-		return c == db.mainCookie
+		var h [headerSize]byte
+		return readFull(db.f.Main, h[:], 0) == nil && h == db.mainHdr
 	}
 	hdr := make([]byte, walHdrSize)
 	if n, _ := db.f.WAL.ReadAt(hdr, 0); n < walHdrSize {
