@@ -15,20 +15,10 @@ import (
 // The database is the project's: every top-level session of it is this
 // workspace's.
 var crushSchema = &dbSchema{
-	agent: wire.AgentCrush,
-	required: map[string][]string{
-		"sessions": {"id", "parent_session_id", "title", "created_at", "updated_at"},
-		"messages": {"session_id", "role"},
-	},
-	page: `SELECT s.id, NULL, s.title, s.created_at, s.updated_at,
-		EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'user')
-		FROM sessions s WHERE s.id > ? AND (s.parent_session_id IS NULL OR s.parent_session_id = '')
-		ORDER BY s.id LIMIT ?`,
-	one: `SELECT s.id, NULL, s.title, s.created_at, s.updated_at,
-		EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'user'),
-		NOT (s.parent_session_id IS NULL OR s.parent_session_id = '')
-		FROM sessions s WHERE s.id = ?`,
-	count: `SELECT count(*) FROM sessions WHERE parent_session_id IS NULL OR parent_session_id = ''`,
+	agent:    wire.AgentCrush,
+	sessions: "sessions", id: "id", parent: "parent_session_id", title: "title",
+	created: "created_at", updated: "updated_at", emptyParent: true,
+	messages: "messages", msgSession: "session_id", msgRole: "role",
 }
 
 // crushDataDir is crush's default data directory, in the project.

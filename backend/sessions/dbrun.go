@@ -17,39 +17,29 @@ type dbStore struct {
 }
 
 // dbRun is a dbStore as one scan or request reads it: the database being
-// read, the last key read of it, what each database was when read, and,
-// in the second pass, the same for a fresh reading of the rows.
-//
-// A database read live keeps the connection that read it until the
-// second pass has looked at it (kept): PRAGMA data_version tells a
-// commit by another connection apart only on the same connection (a
-// fresh one's says nothing of what happened before it was opened).
+// read, the last key read of it, what each database was when read (its
+// first step's commit among it, which a later reading compares with the
+// commit it finds), and, in the second pass, the same for a fresh reading
+// of the rows.
 type dbRun struct {
 	st      *dbStore
 	cur     int     // the database being read
 	conn    *dbConn // open while cur is read
 	after   string  // the last key read in cur
 	states  []dbState
-	kept    []*dbConn // the connections that read each live database
 	scratch titleBuilder
 	second  bool // the second pass is under way
 	sig     signature
 }
 
 func newDBRun(st *dbStore) *dbRun {
-	return &dbRun{st: st, states: make([]dbState, len(st.files)), kept: make([]*dbConn, len(st.files))}
+	return &dbRun{st: st, states: make([]dbState, len(st.files))}
 }
 
 func (d *dbRun) close() {
 	if d.conn != nil {
 		d.conn.close()
 		d.conn = nil
-	}
-	for i, c := range d.kept {
-		if c != nil {
-			c.close()
-			d.kept[i] = nil
-		}
 	}
 }
 
@@ -126,15 +116,10 @@ func (d *dbRun) member(st *dbState, id string) {
 	st.sig.add('r', id, nil)
 }
 
-// endFile ends the reading of the current database. The first pass keeps
-// the connection of a database it read live for the second.
+// endFile ends the reading of the current database.
 func (d *dbRun) endFile() {
-	if c := d.conn; c != nil {
-		if c.live && !d.second && d.states[d.cur].read {
-			d.kept[d.cur] = c
-		} else {
-			c.close()
-		}
+	if d.conn != nil {
+		d.conn.close()
 		d.conn = nil
 	}
 	d.cur++
@@ -178,8 +163,8 @@ func (d *dbRun) fault(err error, n *wire.SessionNotices) error {
 func (d *dbRun) unchanged() bool { return d.conn == nil || d.conn.unchanged() }
 
 // validate starts or continues the second pass. Databases that show no
-// change since they were read (at rest: not written; live: the same data
-// version on the connection that read it) are not read again; the others are read again in steps, and
+// change since they were read (at rest: not written; live: the same last
+// commit) are not read again; the others are read again in steps, and
 // the sessions they make rows of must be the ones the first pass found
 // (growth of a row, a title renamed, a session updated, is no change; a
 // row appearing or disappearing is). done is set once every database was
@@ -221,14 +206,6 @@ func (d *dbRun) validate(ctx context.Context, b *budget) (done bool, err error) 
 // that needs reading again is left open in d.conn.
 func (d *dbRun) skip(ctx context.Context) (bool, error) {
 	st := d.states[d.cur]
-	if k := d.kept[d.cur]; k != nil {
-		d.kept[d.cur] = nil
-		same := k.committedNothing(ctx, st.version)
-		k.close()
-		if same {
-			return true, nil
-		}
-	}
 	c, err := openDB(ctx, d.st.files[d.cur], d.st.schema)
 	switch {
 	case err == context.Canceled || err == context.DeadlineExceeded:
@@ -241,7 +218,7 @@ func (d *dbRun) skip(ctx context.Context) (bool, error) {
 	case !st.read:
 		c.close()
 		return false, errStale // missing or unreadable then, readable now
-	case c.restsAsRead(st):
+	case c.sameAsRead(ctx, st):
 		c.close()
 		return true, nil
 	}
@@ -258,8 +235,7 @@ func (d *dbRun) count(n *int) error {
 		if err != nil {
 			continue
 		}
-		var k int
-		err = c.db.QueryRow(d.st.schema.count).Scan(&k)
+		k, err := c.count(context.Background())
 		c.close()
 		if err != nil {
 			continue
@@ -287,13 +263,7 @@ func (d *dbRun) find(ctx context.Context, id string) (wire.SessionRow, int, erro
 			best = max(best, foundInvalid)
 			continue
 		}
-		rows, err := c.db.QueryContext(ctx, d.st.schema.one, id)
-		if err != nil {
-			c.close()
-			best = max(best, foundInvalid)
-			continue
-		}
-		found, err := scanRows(rows, true)
+		found, err := c.one(ctx, id)
 		c.close()
 		if err != nil {
 			best = max(best, foundInvalid)

@@ -1,44 +1,47 @@
 package sessions
 
 import (
+	"container/heap"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver ("sqlite"); its library starts at the first open
-
 	"github.com/scoutdev/scout/backend/fsguard"
+	"github.com/scoutdev/scout/backend/sessions/internal/sqlitefile"
 	"github.com/scoutdev/scout/backend/wire"
 )
 
 // This file reads the stores that are SQLite databases (crush's and
 // opencode's) the way the rest of the package reads JSON-lines stores:
 // through the guarded helpers, never writing, in bounded steps, counting
-// what is not a row.
+// what is not a row. The files are read by internal/sqlitefile, a reader
+// of SQLite's file format that takes no lock and writes nothing (not even
+// the -shm file a SQLite reader would), so the agent writing the database
+// is never blocked and nothing of scout's appears next to it.
 //
-// A database is opened read-only (mode=ro), and how depends on its state:
+// How a database is read depends on its state:
 //
-//   - at rest (no -wal and -shm next to it): with immutable=1, so SQLite
-//     reads the main file alone, takes no lock and creates nothing (a
-//     read-only open of a database in WAL mode would otherwise create its
-//     -wal and -shm files). A writer starting meanwhile writes to a new
-//     -wal, leaving the main file as it was; only a checkpoint changes the
-//     main file, and every step checks that it did not.
-//   - live (its -wal and -shm exist: the agent is running): normally, as a
-//     WAL reader, which sees the latest commits and neither blocks nor is
-//     blocked by the writer.
+//   - at rest (no -wal and -shm next to it): the main file alone. A writer
+//     starting meanwhile writes to a new -wal, leaving the main file as it
+//     was; only a checkpoint changes the main file, and every step checks
+//     that it did not (unchanged).
+//   - live (its -wal and -shm exist: the agent is running): the main file
+//     with the -wal's frames up to its last commit, as a SQLite reader
+//     would see it. A checkpoint or a new -wal while a step reads makes
+//     the step read again (sqlitefile's Stable says when).
 //
-// Each step is one read transaction (BEGIN ... COMMIT) of at most one
-// page of rows, taken in key order after the last key read (keyset
-// paging), so nothing is held open between requests but connections:
-// the one reading, and those that read a database live, kept for the
-// second pass (dbrun.go says why).
+// Each step reads one snapshot of the database (the last commit when it
+// starts) and returns at most one page of rows in key order after the
+// last key read (keyset paging), so nothing is held between requests but
+// the descriptor of the main file being read.
 
 // dbFile is one SQLite database of a store: its directory, reached
 // through symlinks once as the user or the agent configured it, and its
@@ -47,66 +50,88 @@ type dbFile struct {
 	dir, name string
 }
 
-// dbSchema is how one agent keeps its sessions in a database.
+// dbSchema is how one agent keeps its sessions in a database: the tables
+// and the columns read of them. A database without one of them has a
+// schema scout does not know.
 type dbSchema struct {
 	agent string
-	// required are the columns each table must have: a database without
-	// one has a schema scout does not know.
-	required map[string][]string
-	// page selects, after a key and up to a limit, in key order, the
-	// sessions that are not a child's or archived: id, directory (NULL when
-	// the database is the project's), title, created, updated, and whether
-	// a user message exists.
-	page string
-	// one selects the same for one id, with whether it is a child's or
-	// archived (session.open).
-	one string
-	// count counts what page would return in all (session.list's ceiling).
-	count string
+	// sessions is the sessions table: the session's id, its parent's (a
+	// child's, a subagent's, is not listed), its directory ("": none, the
+	// database is the project's), title, creation and update times, and
+	// when it was archived ("": no such column; an archived session is not
+	// listed).
+	sessions                                           string
+	id, parent, dir, title, created, updated, archived string
+	// emptyParent says a parent that is the empty text is none (crush).
+	emptyParent bool
+	// messages is the messages table: a message's session and its role
+	// (roleJSON: the member "role" of the JSON object the column holds).
+	messages, msgSession, msgRole string
+	roleJSON                      bool
 	// millis says the times are milliseconds since 1970 (else seconds).
 	millis bool
 }
 
+// required are the columns of each table s reads.
+func (s *dbSchema) required() map[string][]string {
+	cols := []string{s.id, s.parent, s.title, s.created, s.updated}
+	for _, c := range []string{s.dir, s.archived} {
+		if c != "" {
+			cols = append(cols, c)
+		}
+	}
+	return map[string][]string{s.sessions: cols, s.messages: {s.msgSession, s.msgRole}}
+}
+
 // dbState is what a database was when a scan read it: read (or found
 // unreadable: broken; neither: missing), how it was opened, its main
-// file, the data version SQLite reported in the first step, and the
-// signature of the sessions the scan made rows of.
+// file, the commit its first step read, and the signature of the sessions
+// the scan made rows of.
 type dbState struct {
 	read, broken bool
 	live         bool
 	info         fsguard.Info
-	version      int64
+	version      sqlitefile.Version
 	sig          signature
 }
 
-// dbConn is one database opened for reading.
+// dbConn is one database opened for reading: its directory, its main
+// file's descriptor and what that file was when opened, and whether the
+// database was live then.
 type dbConn struct {
-	db   *sql.DB
-	root *fsguard.Root
-	name string
-	live bool
-	info fsguard.Info // the main file when opened
+	root   *fsguard.Root
+	name   string
+	main   *os.File
+	live   bool
+	info   fsguard.Info
+	schema *dbSchema
 }
 
 func (c *dbConn) close() {
-	if c.db != nil {
-		c.db.Close()
+	if c.main != nil {
+		c.main.Close()
 	}
 	if c.root != nil {
 		c.root.Close()
 	}
 }
 
-// dbOpens counts the databases handed to the driver: SQLite itself starts
-// (sqlite3_initialize) at the first, so a process that finds no database
-// never starts it (TestNoDatabaseNoDriver).
+// dbOpens counts the databases opened for reading, so a process that
+// finds no database is seen to open none (TestNoDatabaseNoOpen).
 var dbOpens atomic.Int64
 
 // Outcomes of opening a database other than a connection.
 var (
 	errDBMissing = errors.New("sessions: no database")
 	errDBUnknown = errors.New("sessions: database of an unknown schema")
+	// errDBBusy: every snapshot of a live database was made stale by a
+	// checkpoint while it was read (maxSnapshotTries of them).
+	errDBBusy = errors.New("sessions: database rewritten while read")
 )
+
+// maxSnapshotTries bounds the snapshots a step reads of a live database
+// that checkpoints under it.
+const maxSnapshotTries = 8
 
 // openDB opens f through the guarded helpers: its directory must exist
 // (else errDBMissing), the file must be a regular file reached without a
@@ -121,7 +146,7 @@ func openDB(ctx context.Context, f dbFile, s *dbSchema) (*dbConn, error) {
 	if err != nil {
 		return nil, errDBMissing
 	}
-	c := &dbConn{root: root, name: f.name}
+	c := &dbConn{root: root, name: f.name, schema: s}
 	if c.info, err = lstatInfo(root, f.name); err != nil {
 		c.close()
 		if errors.Is(err, fsguard.ErrNotFound) {
@@ -135,12 +160,16 @@ func openDB(ctx context.Context, f dbFile, s *dbSchema) (*dbConn, error) {
 	}
 	c.live = regularIn(root, f.name+"-wal") && regularIn(root, f.name+"-shm")
 	dbOpens.Add(1)
-	if c.db, err = sql.Open("sqlite", dsn(filepath.Join(dir, f.name), c.live)); err != nil {
+	main, info, err := root.OpenFile(f.name)
+	if err != nil || !info.SameFile(c.info) {
+		if main != nil {
+			main.Close()
+		}
 		c.close()
-		return nil, ErrMalformed
+		return nil, errUnsafeEntry
 	}
-	c.db.SetMaxOpenConns(1) // one connection: data_version is per connection
-	if err := checkSchema(ctx, c.db, s); err != nil {
+	c.main = main
+	if err := c.read(ctx, func(db *sqlitefile.DB) error { return checkSchema(db, s) }); err != nil {
 		c.close()
 		return nil, err
 	}
@@ -166,37 +195,82 @@ func lstatInfo(root *fsguard.Root, name string) (fsguard.Info, error) {
 	return *info, nil
 }
 
-// dsn is the read-only data source name of the database at path.
-func dsn(path string, live bool) string {
-	u := url.URL{Scheme: "file", Path: path}
-	q := "mode=ro&_pragma=busy_timeout(2000)"
-	if !live {
-		q += "&immutable=1"
+// read calls fn with a snapshot of the database: the main file alone at
+// rest, the main file and the -wal live. A live snapshot a checkpoint or a
+// new -wal made stale while fn read it is read again (fn's outcome on a
+// stale snapshot, an error included, is not kept).
+func (c *dbConn) read(ctx context.Context, fn func(*sqlitefile.DB) error) error {
+	var err error
+	for try := 0; try < maxSnapshotTries; try++ {
+		if err = ctx.Err(); err != nil {
+			return err
+		}
+		var db *sqlitefile.DB
+		var done func()
+		db, done, err = c.snapshot()
+		if err == nil {
+			err = fn(db)
+		}
+		// A live database that could not be opened may have been caught
+		// in a checkpoint too: it is tried again like a stale one.
+		stable := !c.live || (db != nil && db.Stable())
+		done()
+		if stable || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return dbErr(err)
+		}
 	}
-	return u.String() + "?" + q
+	if err != nil {
+		return dbErr(err)
+	}
+	return errDBBusy
 }
 
-// checkSchema checks that every column s reads exists.
-func checkSchema(ctx context.Context, db *sql.DB, s *dbSchema) error {
-	for table, cols := range s.required {
-		have := map[string]bool{}
-		rows, err := db.QueryContext(ctx, "SELECT name FROM pragma_table_info(?)", table)
-		if err != nil {
-			return dbErr(err)
+// snapshot opens the database's last commit; done closes what it opened.
+// A live database's -wal and -shm are opened anew each time: the agent
+// deletes them when it ends (after a checkpoint, so the main file alone
+// is then the database) and makes new ones when it starts again.
+func (c *dbConn) snapshot() (*sqlitefile.DB, func(), error) {
+	fi, err := c.main.Stat()
+	if err != nil {
+		return nil, func() {}, ErrMalformed
+	}
+	f := sqlitefile.Files{Main: c.main, MainSize: fi.Size()}
+	var opened []*os.File
+	done := func() {
+		for _, f := range opened {
+			f.Close()
 		}
-		for rows.Next() {
-			var name string
-			if rows.Scan(&name) == nil {
-				have[name] = true
+	}
+	if c.live {
+		// The -shm first: its checkpoint counters must be read before the
+		// frames they count.
+		if shm, _, err := c.root.OpenFile(c.name + "-shm"); err == nil {
+			opened = append(opened, shm)
+			if wal, info, err := c.root.OpenFile(c.name + "-wal"); err == nil {
+				opened = append(opened, wal)
+				f.SHM, f.WAL, f.WALSize = shm, wal, info.Size
 			}
 		}
-		err = rows.Err()
-		rows.Close()
+	}
+	db, err := sqlitefile.Open(f)
+	if err != nil {
+		return nil, done, err
+	}
+	return db, done, nil
+}
+
+// checkSchema checks that every table and column s reads exists.
+func checkSchema(db *sqlitefile.DB, s *dbSchema) error {
+	for table, cols := range s.required() {
+		t, err := db.Table(table)
 		if err != nil {
-			return dbErr(err)
+			if errors.Is(err, sqlitefile.ErrNoTable) || errors.Is(err, sqlitefile.ErrUnsupported) {
+				return errDBUnknown
+			}
+			return err
 		}
 		for _, c := range cols {
-			if !have[c] {
+			if t.Column(c) < 0 {
 				return errDBUnknown
 			}
 		}
@@ -204,65 +278,345 @@ func checkSchema(ctx context.Context, db *sql.DB, s *dbSchema) error {
 	return nil
 }
 
-// dbErr maps a driver error to what it means here: cancellation passes,
-// anything else is a database scout cannot read (malformed).
+// dbErr maps a reader's error to what it means here: cancellation and
+// this file's own outcomes pass, anything else is a database scout cannot
+// read (malformed).
 func dbErr(err error) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
+		err == errDBUnknown, err == errDBBusy, err == ErrMalformed:
 		return err
 	}
 	return ErrMalformed
 }
 
-// dbRow is one candidate session a query returned.
+// dbRow is one candidate session a step returned.
 type dbRow struct {
 	id, dir, title   string
 	created, updated int64
 	user, child      bool
 }
 
-// step reads, in one read transaction, at most limit candidates after key
-// and the data version.
-func (c *dbConn) step(ctx context.Context, s *dbSchema, after string, limit int) ([]dbRow, int64, error) {
-	tx, err := c.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, 0, dbErr(err)
-	}
-	defer tx.Rollback()
-	var version int64
-	if err := tx.QueryRowContext(ctx, "PRAGMA data_version").Scan(&version); err != nil {
-		return nil, 0, dbErr(err)
-	}
-	rows, err := tx.QueryContext(ctx, s.page, after, limit)
-	if err != nil {
-		return nil, 0, dbErr(err)
-	}
-	out, err := scanRows(rows, false)
-	if err != nil {
-		return nil, 0, err
-	}
-	return out, version, dbErr(tx.Commit())
+// sessionCols are the column numbers of a sessions table (-1: not read).
+type sessionCols struct {
+	id, parent, dir, title, created, updated, archived int
 }
 
-// scanRows reads every row of rows (child says the query has a sixth
-// column, whether the session is a child's or archived).
-func scanRows(rows *sql.Rows, child bool) ([]dbRow, error) {
-	defer rows.Close()
-	var out []dbRow
-	for rows.Next() {
-		var r dbRow
-		var dir, title sql.NullString
-		var created, updated sql.NullInt64
-		dest := []any{&r.id, &dir, &title, &created, &updated, &r.user}
-		if child {
-			dest = append(dest, &r.child)
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, ErrMalformed
-		}
-		r.dir, r.title, r.created, r.updated = dir.String, title.String, created.Int64, updated.Int64
-		out = append(out, r)
+// tables finds s's tables in db and the columns read of them.
+func (s *dbSchema) tables(db *sqlitefile.DB) (sessions, messages *sqlitefile.Table, cols sessionCols, err error) {
+	if sessions, err = db.Table(s.sessions); err != nil {
+		return nil, nil, cols, err
 	}
-	return out, dbErr(rows.Err())
+	if messages, err = db.Table(s.messages); err != nil {
+		return nil, nil, cols, err
+	}
+	col := func(name string) int {
+		if name == "" {
+			return -1
+		}
+		return sessions.Column(name)
+	}
+	cols = sessionCols{col(s.id), col(s.parent), col(s.dir), col(s.title), col(s.created), col(s.updated), col(s.archived)}
+	if cols.id < 0 || cols.parent < 0 || cols.title < 0 || cols.created < 0 || cols.updated < 0 ||
+		(s.dir != "" && cols.dir < 0) || (s.archived != "" && cols.archived < 0) ||
+		messages.Column(s.msgSession) < 0 || messages.Column(s.msgRole) < 0 {
+		return nil, nil, cols, errDBUnknown
+	}
+	return sessions, messages, cols, nil
+}
+
+// value reads column i of r (-1: NULL).
+func value(r *sqlitefile.Row, i int) (sqlitefile.Value, error) {
+	if i < 0 {
+		return sqlitefile.Value{}, nil
+	}
+	return r.Value(i)
+}
+
+// child reports whether the session in r is not listed: a child's (it has
+// a parent) or archived.
+func (s *dbSchema) child(r *sqlitefile.Row, cols sessionCols) (bool, error) {
+	parent, err := value(r, cols.parent)
+	if err != nil {
+		return false, err
+	}
+	if parent.Type != sqlitefile.Null && !(s.emptyParent && parent.Type == sqlitefile.Text && len(parent.Bytes) == 0) {
+		return true, nil
+	}
+	archived, err := value(r, cols.archived)
+	return archived.Type != sqlitefile.Null, err
+}
+
+// candidate reads the session in r: its row (user and child not set).
+func candidate(r *sqlitefile.Row, cols sessionCols, id string) (dbRow, error) {
+	row := dbRow{id: id}
+	var err error
+	text := func(i int) string {
+		v, e := value(r, i)
+		if e != nil {
+			err = e
+		}
+		if v.Type == sqlitefile.Text {
+			return string(v.Bytes)
+		}
+		return ""
+	}
+	number := func(i int) int64 {
+		v, e := value(r, i)
+		if e != nil {
+			err = e
+		}
+		return integer(v)
+	}
+	row.dir, row.title = text(cols.dir), text(cols.title)
+	row.created, row.updated = number(cols.created), number(cols.updated)
+	return row, err
+}
+
+// integer is v as a whole number as SQLite's CAST would take it, 0 for
+// anything that is not one (NULL, a fraction, a text that is not digits).
+func integer(v sqlitefile.Value) int64 {
+	switch v.Type {
+	case sqlitefile.Integer:
+		return v.Int
+	case sqlitefile.Float:
+		if f := v.Float; f == float64(int64(f)) {
+			return int64(f)
+		}
+	case sqlitefile.Text:
+		if n, err := strconv.ParseInt(string(v.Bytes), 10, 64); err == nil {
+			return n
+		}
+	}
+	return 0
+}
+
+// idOf is the session id of r, when it is text (a row whose id is not
+// text is never a candidate: keys are compared as text).
+func idOf(r *sqlitefile.Row, cols sessionCols) (string, bool, error) {
+	v, err := r.Value(cols.id)
+	if err != nil || v.Type != sqlitefile.Text {
+		return "", false, err
+	}
+	return string(v.Bytes), true, nil
+}
+
+// every calls fn for each row of t, stopping at ctx's end (checked every
+// 256 rows).
+func every(ctx context.Context, t *sqlitefile.Table, fn func(*sqlitefile.Row) error) error {
+	n := 0
+	return t.Scan(func(r *sqlitefile.Row) error {
+		if n++; n%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return fn(r)
+	})
+}
+
+// step reads, in one snapshot, at most limit candidates after key (in key
+// order) and the commit read. The sessions table is read in rowid order,
+// keeping the limit smallest ids after key in a heap, so a step costs one
+// reading of the table and the rows of its page, not a copy of each row.
+func (c *dbConn) step(ctx context.Context, s *dbSchema, after string, limit int) (out []dbRow, version sqlitefile.Version, err error) {
+	err = c.read(ctx, func(db *sqlitefile.DB) error {
+		out, version = nil, db.Version()
+		sessions, messages, cols, err := s.tables(db)
+		if err != nil {
+			return err
+		}
+		var top keyHeap
+		err = every(ctx, sessions, func(r *sqlitefile.Row) error {
+			v, err := r.Value(cols.id)
+			if err != nil || v.Type != sqlitefile.Text || string(v.Bytes) <= after ||
+				(len(top) == limit && string(v.Bytes) >= top[0].id) {
+				return err
+			}
+			if child, err := s.child(r, cols); err != nil || child {
+				return err
+			}
+			heap.Push(&top, key{string(v.Bytes), r.Rowid()})
+			if len(top) > limit {
+				heap.Pop(&top)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(top, func(a, b key) int { return strings.Compare(a.id, b.id) })
+		for _, k := range top {
+			r, ok, err := sessions.Get(k.rowid)
+			if err != nil || !ok {
+				return errOr(err, ErrMalformed)
+			}
+			row, err := candidate(r, cols, k.id)
+			if err != nil {
+				return err
+			}
+			out = append(out, row)
+		}
+		return s.users(ctx, messages, out)
+	})
+	return out, version, err
+}
+
+// key is a session's id and rowid.
+type key struct {
+	id    string
+	rowid int64
+}
+
+// keyHeap is a max-heap of keys by id: the largest of the smallest ids
+// kept is at its top.
+type keyHeap []key
+
+func (h keyHeap) Len() int           { return len(h) }
+func (h keyHeap) Less(i, j int) bool { return h[i].id > h[j].id }
+func (h keyHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *keyHeap) Push(x any)        { *h = append(*h, x.(key)) }
+func (h *keyHeap) Pop() any {
+	old := *h
+	k := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return k
+}
+
+// one reads the session id, with whether it is a child's or archived
+// (session.open): none, or one row.
+func (c *dbConn) one(ctx context.Context, id string) (out []dbRow, err error) {
+	s := c.schema
+	err = c.read(ctx, func(db *sqlitefile.DB) error {
+		out = nil
+		sessions, messages, cols, err := s.tables(db)
+		if err != nil {
+			return err
+		}
+		err = every(ctx, sessions, func(r *sqlitefile.Row) error {
+			got, ok, err := idOf(r, cols)
+			if err != nil || !ok || got != id {
+				return err
+			}
+			row, err := candidate(r, cols, id)
+			if err != nil {
+				return err
+			}
+			if row.child, err = s.child(r, cols); err != nil {
+				return err
+			}
+			out = append(out, row)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return s.users(ctx, messages, out)
+	})
+	return out, err
+}
+
+// count counts the sessions a scan would judge: those not a child's nor
+// archived, whatever their id.
+func (c *dbConn) count(ctx context.Context) (n int, err error) {
+	s := c.schema
+	err = c.read(ctx, func(db *sqlitefile.DB) error {
+		n = 0
+		sessions, _, cols, err := s.tables(db)
+		if err != nil {
+			return err
+		}
+		return every(ctx, sessions, func(r *sqlitefile.Row) error {
+			child, err := s.child(r, cols)
+			if err == nil && !child {
+				n++
+			}
+			return err
+		})
+	})
+	return n, err
+}
+
+// users sets, for each row, whether its session has a message of the
+// user: through an index of the messages by session when the database has
+// one (crush's and opencode's do), else by one reading of every message.
+func (s *dbSchema) users(ctx context.Context, messages *sqlitefile.Table, rows []dbRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	session, role := messages.Column(s.msgSession), messages.Column(s.msgRole)
+	var js jsonScanner
+	isUser := func(r *sqlitefile.Row) (bool, error) {
+		v, err := r.Value(role)
+		if err != nil || v.Type != sqlitefile.Text {
+			return false, err
+		}
+		if !s.roleJSON {
+			return string(v.Bytes) == "user", nil
+		}
+		return jsonRoleIsUser(&js, v.Bytes), nil
+	}
+	if ix := messages.Index(s.msgSession); ix != nil {
+		for i := range rows {
+			key := sqlitefile.Value{Type: sqlitefile.Text, Bytes: []byte(rows[i].id)}
+			err := ix.Seek(key, func(rowid int64) (bool, error) {
+				if err := ctx.Err(); err != nil {
+					return false, err
+				}
+				r, ok, err := messages.Get(rowid)
+				if err != nil || !ok {
+					return false, errOr(err, ErrMalformed) // an index entry without its row
+				}
+				user, err := isUser(r)
+				rows[i].user = user
+				return !user && err == nil, err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	want := make(map[string]int, len(rows))
+	for i, r := range rows {
+		want[r.id] = i
+	}
+	return every(ctx, messages, func(r *sqlitefile.Row) error {
+		v, err := r.Value(session)
+		if err != nil || v.Type != sqlitefile.Text {
+			return err
+		}
+		i, ok := want[string(v.Bytes)]
+		if !ok || rows[i].user {
+			return nil
+		}
+		rows[i].user, err = isUser(r)
+		return err
+	})
+}
+
+// errOr is err, or def when err is nil.
+func errOr(err, def error) error {
+	if err != nil {
+		return err
+	}
+	return def
+}
+
+// jsonRoleIsUser reports whether data is one valid JSON object whose
+// first member "role" is the string "user", as SQLite's
+// json_valid(data) and json_extract(data, '$.role') = 'user' say.
+func jsonRoleIsUser(js *jsonScanner, data []byte) bool {
+	seen, user := false, false
+	valid := js.members(data, func(name, value []byte) bool {
+		if !seen && string(name) == "role" {
+			seen = true
+			s, ok := js.str(value)
+			user = ok && string(s) == "user"
+		}
+		return true
+	})
+	return valid && user
 }
 
 // unchanged reports whether the main file is still the one opened: the
@@ -279,27 +633,19 @@ func (c *dbConn) unchanged() bool {
 	return now.Size == c.info.Size && now.ModTime.Equal(c.info.ModTime) && now.ChangeTime.Equal(c.info.ChangeTime)
 }
 
-// restsAsRead reports whether c, a fresh connection, shows the database
-// st recorded reading at rest: the same main file, not written since and
-// still at rest. A database read live cannot be judged by a fresh
-// connection (see committedNothing): it is never the same.
-func (c *dbConn) restsAsRead(st dbState) bool {
-	if st.live || c.live || !c.info.SameFile(st.info) || !c.unchanged() {
+// sameAsRead reports whether c, a fresh connection, shows the database st
+// recorded reading: the same main file, and either still at rest and not
+// written since, or still live at the same last commit.
+func (c *dbConn) sameAsRead(ctx context.Context, st dbState) bool {
+	if st.live != c.live || !c.info.SameFile(st.info) || !c.unchanged() {
 		return false
 	}
-	return !regularIn(c.root, c.name+"-wal") && c.info.Size == st.info.Size && c.info.ModTime.Equal(st.info.ModTime)
-}
-
-// committedNothing reports whether c, the connection that read a live
-// database and whose first step saw data version, has seen no commit of
-// another connection since: the same main file, still live, the same
-// PRAGMA data_version (which only the same connection can compare).
-func (c *dbConn) committedNothing(ctx context.Context, version int64) bool {
-	if !c.live || !c.unchanged() || !regularIn(c.root, c.name+"-wal") || !regularIn(c.root, c.name+"-shm") {
-		return false
+	if !c.live {
+		return !regularIn(c.root, c.name+"-wal") && c.info.Size == st.info.Size && c.info.ModTime.Equal(st.info.ModTime)
 	}
-	var v int64
-	return c.db.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v) == nil && v == version
+	var v sqlitefile.Version
+	err := c.read(ctx, func(db *sqlitefile.DB) error { v = db.Version(); return nil })
+	return err == nil && v == st.version
 }
 
 // dbTime is a stored time in UTC (0 or negative: none).
