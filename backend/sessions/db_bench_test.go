@@ -1,7 +1,6 @@
 package sessions_test
 
 import (
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,27 +13,22 @@ import (
 )
 
 // writeMany writes n sessions made by mk into the database at path with
-// insert, in transactions of 500.
-func writeMany(tb testing.TB, path, schema string, n int, mk func(i int) sessionstest.DBSession, insert func(*sql.Tx, sessionstest.DBSession) error) {
+// insert, in transactions of 500, through one sqlite3 process.
+func writeMany(tb testing.TB, path, schema string, n int, mk func(i int) sessionstest.DBSession, insert func(sessionstest.DBSession) string) {
 	tb.Helper()
-	db, err := sessionstest.OpenDB(path, schema)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer db.Close()
+	w := sessionstest.MustOpenWriter(tb, path, schema)
+	batch := make([]sessionstest.DBSession, 0, 500)
 	for start := 0; start < n; start += 500 {
-		tx, err := db.Begin()
-		if err != nil {
-			tb.Fatal(err)
-		}
+		batch = batch[:0]
 		for i := start; i < min(start+500, n); i++ {
-			if err := insert(tx, mk(i)); err != nil {
-				tb.Fatal(err)
-			}
+			batch = append(batch, mk(i))
 		}
-		if err := tx.Commit(); err != nil {
+		if err := w.Exec(sessionstest.Transaction(batch, insert)); err != nil {
 			tb.Fatal(err)
 		}
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
 	}
 }
 
@@ -59,12 +53,12 @@ func TestDatabaseDiscoveryCost(t *testing.T) {
 		}
 		return sessionstest.DBSession{ID: fmt.Sprintf("ses_%06d", i), Dir: dir, Title: fmt.Sprintf("opencode session %d", i), Roles: chat, PartBytes: 512,
 			Created: sessionstest.Epoch.Add(time.Duration(i) * time.Minute)}
-	}, sessionstest.InsertOpenCode)
+	}, sessionstest.OpenCodeInsertSQL)
 	crushDB := filepath.Join(ws, ".crush", "crush.db")
 	writeMany(t, crushDB, sessionstest.CrushSchema, 2000, func(i int) sessionstest.DBSession {
 		return sessionstest.DBSession{ID: sessionstest.ID(fmt.Sprintf("crush-%d", i)), Title: fmt.Sprintf("crush session %d", i),
 			Roles: []string{"user", "assistant", "user", "assistant", "user"}, PartBytes: 50 << 10}
-	}, sessionstest.InsertCrush)
+	}, sessionstest.CrushInsertSQL)
 	for _, db := range []string{opencodeDB, crushDB} {
 		fi, err := os.Stat(db)
 		if err != nil {

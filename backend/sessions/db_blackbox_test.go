@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -139,25 +138,14 @@ func TestDatabasesAtRest(t *testing.T) {
 func TestDatabaseLockedByAWriter(t *testing.T) {
 	t.Parallel()
 	e := newDBEnv(t)
-	lock := func(path, schema string, insert func(*sql.Tx, sessionstest.DBSession) error, s sessionstest.DBSession) {
+	lock := func(path, schema string, insert func(sessionstest.DBSession) string, s sessionstest.DBSession) {
 		t.Helper()
-		w, err := sessionstest.OpenDB(path, schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { w.Close() })
-		tx, err := w.Begin()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { tx.Rollback() })
-		if err := insert(tx, s); err != nil {
-			t.Fatal(err)
-		}
+		w := sessionstest.MustOpenWriter(t, path, schema) // rolled back as it closes
+		mustDo(t, w.Exec("BEGIN;\n"+insert(s)))
 	}
 	uncommitted := sessionstest.DBSession{ID: "ses_uncommitted", Dir: e.ws, Title: "not committed", Roles: []string{"user"}}
-	lock(e.opencodeDB, sessionstest.OpenCodeSchema, sessionstest.InsertOpenCode, uncommitted)
-	lock(e.crushDB, sessionstest.CrushSchema, sessionstest.InsertCrush, uncommitted)
+	lock(e.opencodeDB, sessionstest.OpenCodeSchema, sessionstest.OpenCodeInsertSQL, uncommitted)
+	lock(e.crushDB, sessionstest.CrushSchema, sessionstest.CrushInsertSQL, uncommitted)
 	before := fileSums(t, e.dirs()...)
 	if !strings.Contains(before, "opencode.db-wal") || !strings.Contains(before, "crush.db-wal") {
 		t.Fatalf("a writer has no -wal:\n%s", before)
@@ -181,11 +169,11 @@ func TestBrokenDatabases(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(e.opencodeDB)
-	w, err := sessionstest.OpenDB(e.opencodeDB, "CREATE TABLE session (id TEXT PRIMARY KEY, name TEXT);")
+	w, err := sessionstest.OpenWriter(e.opencodeDB, "CREATE TABLE session (id TEXT PRIMARY KEY, name TEXT);")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
+	mustDo(t, w.Close())
 	sessionstest.MustWrite(t, filepath.Join(e.home, "sessions"), sessionstest.History{ID: "still-here", Cwds: []string{e.ws}})
 	before := fileSums(t, e.dirs()...)
 	p := e.start(t)
@@ -293,15 +281,11 @@ func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool)
 	for i := range 300 {
 		os.WriteFile(filepath.Join(e.home, "sessions", fmt.Sprintf("pad-%03d.lock", i)), nil, 0o644)
 	}
-	var w *sql.DB
+	var w *sessionstest.Writer
 	openWriter := func() {
-		var err error
-		if w, err = sessionstest.OpenDB(e.opencodeDB, sessionstest.OpenCodeSchema); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Exec("SELECT count(*) FROM session"); err != nil {
-			t.Fatal(err)
-		}
+		// opencode starts: its connection has read the database (its
+		// journal mode), so the -wal and -shm exist.
+		w = sessionstest.MustOpenWriter(t, e.opencodeDB, sessionstest.OpenCodeSchema)
 	}
 	if live {
 		openWriter() // its -wal and -shm exist before the scan starts
@@ -326,21 +310,12 @@ func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool)
 		if s.Dir == "" {
 			s.Dir = e.ws
 		}
-		tx, err := w.Begin()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sessionstest.InsertOpenCode(tx, s); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	} else if _, err := w.Exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_late', 'ses_here1', 1, 1, '{\"role\":\"assistant\"}'); UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_here1'"); err != nil {
-		t.Fatal(err)
+		mustDo(t, w.Exec(sessionstest.Transaction([]sessionstest.DBSession{s}, sessionstest.OpenCodeInsertSQL)))
+	} else {
+		mustDo(t, w.Exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_late', 'ses_here1', 1, 1, '{\"role\":\"assistant\"}'); UPDATE session SET time_updated = time_updated + 1 WHERE id = 'ses_here1';"))
 	}
 	if !live {
-		w.Close() // opencode exits: the commit is checkpointed into the main file
+		mustDo(t, w.Close()) // opencode exits: the commit is checkpointed into the main file
 	}
 	finishAfterChange(t, p, res.Cursor, stale)
 	if after := fileSums(t, filepath.Dir(e.crushDB)); after != crush {

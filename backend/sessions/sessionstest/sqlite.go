@@ -1,15 +1,15 @@
 package sessionstest
 
 import (
-	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // the driver the backend reads with, here to write fixtures
 )
+
+// The fixtures are written by the SQLite shell, the sqlite3 command
+// (sqlitecli.go), never through a Go driver: nothing in the tests links
+// SQLite, and what the backend reads is what SQLite itself wrote.
 
 // CrushSchema is crush's schema: the "+goose Up" statements of every
 // migration in charmbracelet/crush internal/db/migrations/ at revision
@@ -148,61 +148,42 @@ type DBSession struct {
 	Created time.Time
 }
 
-// OpenDB creates (or opens) the database at path in WAL mode, as the
-// agents keep theirs, with schema applied when it is new.
-func OpenDB(path, schema string) (*sql.DB, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	_, statErr := os.Stat(path)
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)")
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1)
-	if os.IsNotExist(statErr) {
-		if _, err := db.Exec(schema); err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
-	return db, nil
-}
-
 // WriteCrush adds sessions to the crush database at path (created with
-// CrushSchema when new) and closes it, leaving it at rest.
+// CrushSchema when new) in one transaction and closes it, leaving it at
+// rest: one sqlite3 run.
 func WriteCrush(path string, sessions ...DBSession) error {
-	return writeDB(path, CrushSchema, sessions, InsertCrush)
+	return writeDB(path, CrushSchema, sessions, CrushInsertSQL)
 }
 
 // WriteOpenCode adds sessions to the opencode database at path (created
-// with OpenCodeSchema when new) and closes it, leaving it at rest.
+// with OpenCodeSchema when new) in one transaction and closes it, leaving
+// it at rest: one sqlite3 run.
 func WriteOpenCode(path string, sessions ...DBSession) error {
-	return writeDB(path, OpenCodeSchema, sessions, InsertOpenCode)
+	return writeDB(path, OpenCodeSchema, sessions, OpenCodeInsertSQL)
 }
 
-func writeDB(path, schema string, sessions []DBSession, insert func(*sql.Tx, DBSession) error) error {
-	db, err := OpenDB(path, schema)
+func writeDB(path, schema string, sessions []DBSession, insert func(DBSession) string) error {
+	w, err := OpenWriter(path, schema)
 	if err != nil {
 		return err
 	}
-	tx, err := db.Begin()
-	if err != nil {
-		db.Close()
+	if err := w.Exec(Transaction(sessions, insert)); err != nil {
+		w.Close()
 		return err
 	}
+	return w.Close()
+}
+
+// Transaction is the statements insert makes of every session, between
+// BEGIN and COMMIT.
+func Transaction(sessions []DBSession, insert func(DBSession) string) string {
+	var b strings.Builder
+	b.WriteString("BEGIN;\n")
 	for _, s := range sessions {
-		if err := insert(tx, s); err != nil {
-			tx.Rollback()
-			db.Close()
-			return err
-		}
+		b.WriteString(insert(s))
 	}
-	if err := tx.Commit(); err != nil {
-		db.Close()
-		return err
-	}
-	return db.Close()
+	b.WriteString("COMMIT;\n")
+	return b.String()
 }
 
 func (s DBSession) times() (created, updated time.Time) {
@@ -221,54 +202,74 @@ func pad(text string, n int) string {
 	return text + strings.Repeat("lorem ipsum dolor sit amet ", (n-len(text))/27+1)[:n-len(text)]
 }
 
-// InsertCrush inserts s as crush does (internal/db/sql/sessions.sql
-// CreateSession, messages.sql CreateMessage; the triggers count the
-// messages and set updated_at to the time of the insert, as crush's own
-// do).
-func InsertCrush(tx *sql.Tx, s DBSession) error {
+// CrushInsertSQL is the statements that insert s as crush does
+// (internal/db/sql/sessions.sql CreateSession, messages.sql
+// CreateMessage; the triggers count the messages and set updated_at to
+// the time of the insert, as crush's own do), each on its own line and
+// ended by a semicolon.
+func CrushInsertSQL(s DBSession) string {
 	created, _ := s.times()
-	var parent any
-	if s.Parent != "" {
-		parent = s.Parent
-	}
-	if _, err := tx.Exec(`INSERT INTO sessions (id, parent_session_id, title, message_count, prompt_tokens, completion_tokens, cost, summary_message_id, updated_at, created_at)
-		VALUES (?, ?, ?, 0, 0, 0, 0, NULL, ?, ?)`, s.ID, parent, s.Title, created.Unix(), created.Unix()); err != nil {
-		return err
-	}
+	at := strconv.FormatInt(created.Unix(), 10)
+	var b strings.Builder
+	fmt.Fprintf(&b, "INSERT INTO sessions (id, parent_session_id, title, message_count, prompt_tokens, completion_tokens, cost, summary_message_id, updated_at, created_at) VALUES (%s, %s, %s, 0, 0, 0, 0, NULL, %s, %s);\n",
+		SQLText(s.ID), sqlNullText(s.Parent), SQLText(s.Title), at, at)
 	for i, role := range s.Roles {
 		parts := fmt.Sprintf(`[{"type":"text","data":{"text":%q}}]`, pad(fmt.Sprintf("%s message %d", role, i), s.PartBytes))
-		if _, err := tx.Exec(`INSERT INTO messages (id, session_id, role, parts, model, provider, created_at, updated_at)
-			VALUES (?, ?, ?, ?, 'gpt-5', 'openai', ?, ?)`, fmt.Sprintf("%s-m%d", s.ID, i), s.ID, role, parts, created.Unix(), created.Unix()); err != nil {
-			return err
-		}
+		fmt.Fprintf(&b, "INSERT INTO messages (id, session_id, role, parts, model, provider, created_at, updated_at) VALUES (%s, %s, %s, %s, 'gpt-5', 'openai', %s, %s);\n",
+			SQLText(fmt.Sprintf("%s-m%d", s.ID, i)), SQLText(s.ID), SQLText(role), SQLText(parts), at, at)
 	}
-	return nil
+	return b.String()
 }
 
-// InsertOpenCode inserts s as opencode does (session.sql.ts, message
-// data {"role", "time": {"created"}, ...}).
-func InsertOpenCode(tx *sql.Tx, s DBSession) error {
+// OpenCodeInsertSQL is the statements that insert s as opencode does
+// (session.sql.ts, message data {"role", "time": {"created"}, ...}), each
+// on its own line and ended by a semicolon.
+func OpenCodeInsertSQL(s DBSession) string {
 	created, updated := s.times()
-	if _, err := tx.Exec("INSERT OR IGNORE INTO `project` (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES ('prj_fixture', '/', 'git', 0, 0, '[]')"); err != nil {
-		return err
-	}
-	var parent, archived any
-	if s.Parent != "" {
-		parent = s.Parent
-	}
+	archived := "NULL"
 	if s.Archived {
-		archived = updated.UnixMilli()
+		archived = strconv.FormatInt(updated.UnixMilli(), 10)
 	}
-	if _, err := tx.Exec("INSERT INTO `session` (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated, time_archived) VALUES (?, 'prj_fixture', ?, ?, ?, ?, '1.2.0', ?, ?, ?)",
-		s.ID, parent, "slug-"+s.ID, s.Dir, s.Title, created.UnixMilli(), updated.UnixMilli(), archived); err != nil {
-		return err
-	}
+	var b strings.Builder
+	b.WriteString("INSERT OR IGNORE INTO `project` (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES ('prj_fixture', '/', 'git', 0, 0, '[]');\n")
+	fmt.Fprintf(&b, "INSERT INTO `session` (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated, time_archived) VALUES (%s, 'prj_fixture', %s, %s, %s, %s, '1.2.0', %d, %d, %s);\n",
+		SQLText(s.ID), sqlNullText(s.Parent), SQLText("slug-"+s.ID), SQLText(s.Dir), SQLText(s.Title), created.UnixMilli(), updated.UnixMilli(), archived)
 	for i, role := range s.Roles {
 		data := fmt.Sprintf(`{"role":%q,"time":{"created":%d},"agent":"build","text":%q}`, role, created.UnixMilli(), pad("", s.PartBytes))
-		if _, err := tx.Exec("INSERT INTO `message` (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)",
-			fmt.Sprintf("msg_%s_%d", s.ID, i), s.ID, created.UnixMilli(), created.UnixMilli(), data); err != nil {
-			return err
+		fmt.Fprintf(&b, "INSERT INTO `message` (id, session_id, time_created, time_updated, data) VALUES (%s, %s, %d, %d, %s);\n",
+			SQLText(fmt.Sprintf("msg_%s_%d", s.ID, i)), SQLText(s.ID), created.UnixMilli(), created.UnixMilli(), SQLText(data))
+	}
+	return b.String()
+}
+
+// SQLText is s as an SQL expression of type TEXT whose value is s, byte
+// for byte: a literal between single quotes with every quote doubled, and
+// each control character (below U+0020: a newline, a carriage return, a
+// tab, ...) spelled char(N) and joined to the rest with ||. So the
+// expression is one line, which the SQLite shell needs: it reads its input
+// line by line and drops the carriage return before a line's end.
+func SQLText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			b.WriteString("''")
+		case c < 0x20:
+			fmt.Fprintf(&b, "'||char(%d)||'", c)
+		default:
+			b.WriteByte(c) // the bytes of a multi-byte character are all 0x80 or above
 		}
 	}
-	return nil
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// sqlNullText is SQLText(s), or NULL when s is empty.
+func sqlNullText(s string) string {
+	if s == "" {
+		return "NULL"
+	}
+	return SQLText(s)
 }

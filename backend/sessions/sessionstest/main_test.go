@@ -1,0 +1,15 @@
+package sessionstest
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/scoutdev/scout/internal/testhome"
+)
+
+// TestMain fails the package's tests if any goroutine outlives them.
+func TestMain(m *testing.M) {
+	testhome.Isolate()
+	goleak.VerifyTestMain(m)
+}
