@@ -66,8 +66,9 @@ func newDBEnv(t *testing.T) dbEnv {
 	return e
 }
 
-// fileSums describes every file below dirs: name, size and SHA-256 (the
-// -shm index aside: every WAL reader writes its read marks there).
+// fileSums describes every file below dirs: name, size and SHA-256, the
+// -shm index included (scout's reader marks nothing there, where a SQLite
+// reader would write its read mark).
 func fileSums(t *testing.T, dirs ...string) string {
 	t.Helper()
 	var out []string
@@ -76,16 +77,12 @@ func fileSums(t *testing.T, dirs ...string) string {
 			if err != nil || fi.IsDir() {
 				return err
 			}
-			line := fmt.Sprintf("%s %v %d", p, fi.Mode(), fi.Size())
-			if !strings.HasSuffix(p, "-shm") {
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				sum := sha256.Sum256(data)
-				line += " " + hex.EncodeToString(sum[:])
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
 			}
-			out = append(out, line)
+			sum := sha256.Sum256(data)
+			out = append(out, fmt.Sprintf("%s %v %d %s", p, fi.Mode(), fi.Size(), hex.EncodeToString(sum[:])))
 			return nil
 		})
 	}
@@ -247,8 +244,7 @@ func TestDatabasesOpen(t *testing.T) {
 // case twice: opencode not running while the scan read its database (at
 // rest; the change is checkpointed into the main file when opencode
 // exits), and opencode running all along (live: the change is a commit
-// in its -wal, seen only by PRAGMA data_version on the connection that
-// read the rows, as a fresh connection's data_version says nothing).
+// in its -wal, seen as a new last commit).
 func TestDatabasesChangingDuringAScan(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -326,6 +322,69 @@ func changeDuringAScan(t *testing.T, s sessionstest.DBSession, live, stale bool)
 func mustDo(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDatabasesCheckpointedWhileRead: opencode and crush run all along,
+// committing messages to their sessions (one a millisecond) and
+// checkpointing their -wal into the main file after every second commit
+// (PASSIVE mostly, at times FULL or TRUNCATE, the last starting a new
+// -wal) while session.list and whole discoveries read
+// both databases. A step whose snapshot a checkpoint moved under is read
+// again, so every answer has exactly the sessions of the databases and
+// none is counted unreadable.
+func TestDatabasesCheckpointedWhileRead(t *testing.T) {
+	t.Parallel()
+	e := newDBEnv(t)
+	opencode := sessionstest.MustOpenWriter(t, e.opencodeDB, sessionstest.OpenCodeSchema)
+	crush := sessionstest.MustOpenWriter(t, e.crushDB, sessionstest.CrushSchema)
+	stop, done := make(chan struct{}), make(chan error, 1)
+	go func() {
+		// Mostly what SQLite's autocheckpoint does (PASSIVE), at times
+		// a FULL one and a TRUNCATE, which an agent runs as it closes.
+		modes := []string{"PASSIVE", "PASSIVE", "FULL", "PASSIVE", "TRUNCATE"}
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			pad := strings.Repeat("lorem ipsum ", 40*(i%7+1)) // some messages span pages
+			err := opencode.Exec(fmt.Sprintf("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_x%d', 'ses_here1', 1, 1, '{\"role\":\"assistant\",\"text\":\"%s\"}');", i, pad))
+			if err == nil {
+				err = crush.Exec(fmt.Sprintf("INSERT INTO messages (id, session_id, role, parts, model, provider, created_at, updated_at) VALUES ('m-x%d', 'c1a2b3c4-0001-4000-8000-000000000001', 'assistant', '%s', 'gpt-5', 'openai', 1, 1);", i, pad))
+			}
+			if err == nil && i%2 == 1 {
+				mode := modes[(i/2)%len(modes)]
+				if _, err = opencode.Query("PRAGMA wal_checkpoint(" + mode + ");"); err == nil {
+					_, err = crush.Query("PRAGMA wal_checkpoint(" + mode + ");")
+				}
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+			// The writer's pace, a commit a millisecond to each database:
+			// far above an agent's, slow enough that a step can finish
+			// between two truncations.
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	p := e.start(t)
+	for i := range 40 {
+		list := listOf(t, p)
+		checkRows(t, e.want, list.Sessions)
+		if list.Notices != e.notices {
+			t.Fatalf("list %d: notices %+v, want %+v\n%s", i, list.Notices, e.notices, p.Stderr())
+		}
+		if i%8 == 0 {
+			checkDiscovered(t, e.want, e.notices, mustFollow(t, p))
+		}
+	}
+	close(stop)
+	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,11 +8,10 @@ import (
 	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 )
 
-// TestNoDatabaseNoDriver: session.list and a whole discovery over stores
-// where neither opencode's nor crush's database exists never hand a file
-// to the SQLite driver (so SQLite never starts); once opencode's database
-// exists, they do.
-func TestNoDatabaseNoDriver(t *testing.T) {
+// TestNoDatabaseNoOpen: session.list and a whole discovery over stores
+// where neither opencode's nor crush's database exists open no database
+// file; once opencode's database exists, they do.
+func TestNoDatabaseNoOpen(t *testing.T) {
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

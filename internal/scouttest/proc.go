@@ -124,8 +124,8 @@ func Environ() []string { return os.Environ() }
 // this test binary is built with -race. Such a build then finds every
 // dependency compiled already in the build cache, by this run's race test
 // binaries; without -race it compiles the whole dependency graph a second
-// time (from an empty build cache, about 190 s of CPU: modernc.org/sqlite's
-// generated code, chroma, the MCP SDK).
+// time (from an empty build cache, over a minute of CPU: chroma, the MCP
+// SDK, the charm stack).
 func GoFlags() string {
 	flags := os.Getenv("GOFLAGS")
 	if raceEnabled {

@@ -145,6 +145,13 @@ func (w *Writer) Exec(sql string) error {
 	return nil
 }
 
+// Query runs sql, one or more statements, and returns what the shell
+// printed (a PRAGMA's or a SELECT's rows, one a line, columns joined by
+// "|"). It fails as Exec does when a statement fails.
+func (w *Writer) Query(sql string) (string, error) {
+	return w.run(sql)
+}
+
 // run sends sql and then a marker, SELECT 'scout-sync-N', and returns
 // what the shell printed before the marker's line. The lone ";" ends a
 // last statement left without one. The script is written while the

@@ -122,11 +122,13 @@ func (db *DB) readSHM() (ck [8]byte, ok bool) {
 }
 
 // Stable reports whether the snapshot Open took still holds: no
-// checkpoint copied pages into the main file and the WAL was not
-// restarted since. With a WAL, its 32-byte header must be the same
-// (a WAL empty at Open that has a header now counts as a change) and so
-// must the -shm checkpoint counters nBackfill and nBackfillAttempted,
-// when Files has a -shm; without a -shm, a checkpoint that leaves the WAL
+// checkpoint copied into the main file a page of a commit after the
+// snapshot's, and the WAL was not restarted since. With a WAL, its
+// 32-byte header must be the same (a WAL empty at Open that has a header
+// now counts as a change) and, when Files has a -shm and its checkpoint
+// counters moved, the -shm's nBackfillAttempted (in the writer's byte
+// order, this machine's) must not be past the snapshot's last commit
+// frame; without a -shm, a checkpoint that leaves the WAL
 // header alone (PASSIVE, FULL) goes unseen. Without a WAL, the main
 // file's 100-byte header must be the same: that catches every
 // rollback-mode commit (the change counter), but a checkpoint of a WAL
@@ -151,7 +153,15 @@ func (db *DB) Stable() bool {
 	}
 	if db.f.SHM != nil {
 		ck, ok := db.readSHM()
-		if ok != db.shmOK || ck != db.shmCk {
+		if ok != db.shmOK {
+			return false
+		}
+		// A checkpoint of the same WAL copies frames up to the
+		// nBackfillAttempted it sets before copying. Only frames after
+		// the snapshot's last commit bring the main file pages the
+		// snapshot does not read from the WAL; the others are pages it
+		// takes from the WAL anyway.
+		if ok && ck != db.shmCk && binary.NativeEndian.Uint32(ck[4:]) > db.version.Frame {
 			return false
 		}
 	}
