@@ -74,3 +74,22 @@ func reference(r *Ranker, query string) []hit {
 func cached(r *Ranker, query string) *matchSet {
 	return r.cache.lookup(compileQuery(query).key)
 }
+
+// sameResult is reflect.DeepEqual(a, b) for two Results, written out: the
+// heavy equivalence tests compare thousands of matches a step, which
+// reflection makes the larger part of their time under -race.
+// TestSameResultIsDeepEqual holds the two to the same answers.
+func sameResult(a, b Result) bool {
+	if a.Query != b.Query || a.Paths != b.Paths || a.Total != b.Total ||
+		(a.Matches == nil) != (b.Matches == nil) || len(a.Matches) != len(b.Matches) {
+		return false
+	}
+	for i, x := range a.Matches {
+		y := b.Matches[i]
+		if x.Index != y.Index || x.Score != y.Score ||
+			(x.Positions == nil) != (y.Positions == nil) || !slices.Equal(x.Positions, y.Positions) {
+			return false
+		}
+	}
+	return true
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -142,7 +141,7 @@ func TestRankEmptyQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Result{Paths: 3, Total: 3, Matches: []Match{{Index: 0}, {Index: 1}}}
-	if !reflect.DeepEqual(res, want) {
+	if !sameResult(res, want) {
 		t.Errorf("got %+v, want %+v", res, want)
 	}
 	if res, _ := r.Rank(context.Background(), "", 0); len(res.Matches) != 3 {
@@ -181,7 +180,7 @@ func TestRankIncrementalEqualsFresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			want.Matches = want.Matches[:min(20, len(want.Matches))]
-			if !reflect.DeepEqual(got, want) {
+			if !sameResult(got, want) {
 				t.Fatalf("%q: incremental and fresh rankings differ:\n%+v\n%+v", q, got, want)
 			}
 		}
@@ -200,7 +199,7 @@ func TestRankCachedThenAll(t *testing.T) {
 		}
 		got, _ := r.Rank(context.Background(), q, 0)
 		want, _ := New(paths).Rank(context.Background(), q, 0)
-		if !reflect.DeepEqual(got, want) {
+		if !sameResult(got, want) {
 			t.Fatalf("%q: ranking all from a partly scored cache differs", q)
 		}
 	}
@@ -282,7 +281,7 @@ func TestRankCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := New(paths).Rank(context.Background(), "server", 10)
-	if !reflect.DeepEqual(got, want) {
+	if !sameResult(got, want) {
 		t.Fatal("ranking after cancellations differs from a fresh one")
 	}
 }
@@ -304,7 +303,7 @@ func TestRankConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range queries {
 				q := queries[(i+g)%len(queries)]
-				if got, err := r.Rank(context.Background(), q, 10); err != nil || !reflect.DeepEqual(got, want[q]) {
+				if got, err := r.Rank(context.Background(), q, 10); err != nil || !sameResult(got, want[q]) {
 					errs <- fmt.Errorf("%q: %v", q, err)
 				}
 			}
