@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# What the SQLite driver (modernc.org/sqlite, for crush's and opencode's
-# session stores) costs scout: the binary's size and the start-up time of
-# `scout version`, built from BASE (a revision without the driver) and
-# from HEAD, measured side by side with hyperfine.
+# What reading crush's and opencode's SQLite session stores costs every
+# scout process: the binary's size and the start-up time of `scout
+# version`, built from BASE and from HEAD, measured side by side with
+# hyperfine. It measured the modernc.org/sqlite driver against the
+# revision before it (BASE 3032c66), then scout's own reader
+# (backend/sessions/internal/sqlitefile, HEAD) against the driver (BASE
+# 6490abb): docs/performance.md, "SQLite stores".
 #
 #   scripts/sqlite-cost.sh BASE [RUNS]
 set -euo pipefail

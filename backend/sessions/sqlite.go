@@ -416,9 +416,11 @@ func every(ctx context.Context, t *sqlitefile.Table, fn func(*sqlitefile.Row) er
 }
 
 // step reads, in one snapshot, at most limit candidates after key (in key
-// order) and the commit read. The sessions table is read in rowid order,
-// keeping the limit smallest ids after key in a heap, so a step costs one
-// reading of the table and the rows of its page, not a copy of each row.
+// order) and the commit read. Through the index on the session id (its
+// primary key's, in crush's and opencode's) a step reads the entries after
+// key and the rows they name until the page is full; without one, the
+// sessions table once, keeping the page's smallest ids after key in a
+// heap.
 func (c *dbConn) step(ctx context.Context, s *dbSchema, after string, limit int) (out []dbRow, version sqlitefile.Version, err error) {
 	err = c.read(ctx, func(db *sqlitefile.DB) error {
 		out, version = nil, db.Version()
@@ -426,27 +428,11 @@ func (c *dbConn) step(ctx context.Context, s *dbSchema, after string, limit int)
 		if err != nil {
 			return err
 		}
-		var top keyHeap
-		err = every(ctx, sessions, func(r *sqlitefile.Row) error {
-			v, err := r.Value(cols.id)
-			if err != nil || v.Type != sqlitefile.Text || string(v.Bytes) <= after ||
-				(len(top) == limit && string(v.Bytes) >= top[0].id) {
-				return err
-			}
-			if child, err := s.child(r, cols); err != nil || child {
-				return err
-			}
-			heap.Push(&top, key{string(v.Bytes), r.Rowid()})
-			if len(top) > limit {
-				heap.Pop(&top)
-			}
-			return nil
-		})
+		keys, err := s.page(ctx, sessions, cols, after, limit)
 		if err != nil {
 			return err
 		}
-		slices.SortFunc(top, func(a, b key) int { return strings.Compare(a.id, b.id) })
-		for _, k := range top {
+		for _, k := range keys {
 			r, ok, err := sessions.Get(k.rowid)
 			if err != nil || !ok {
 				return errOr(err, ErrMalformed)
@@ -460,6 +446,50 @@ func (c *dbConn) step(ctx context.Context, s *dbSchema, after string, limit int)
 		return s.users(ctx, messages, out)
 	})
 	return out, version, err
+}
+
+// page returns the keys of at most limit candidates after key, in key
+// order.
+func (s *dbSchema) page(ctx context.Context, sessions *sqlitefile.Table, cols sessionCols, after string, limit int) ([]key, error) {
+	if ix := sessions.Index(s.id); ix != nil {
+		var keys []key
+		err := ix.After(sqlitefile.Value{Type: sqlitefile.Text, Bytes: []byte(after)}, func(id sqlitefile.Value, rowid int64) (bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			if id.Type != sqlitefile.Text { // a blob, after every text
+				return false, nil
+			}
+			r, ok, err := sessions.Get(rowid)
+			if err != nil || !ok {
+				return false, errOr(err, ErrMalformed) // an index entry without its row
+			}
+			child, err := s.child(r, cols)
+			if err == nil && !child {
+				keys = append(keys, key{string(id.Bytes), rowid})
+			}
+			return len(keys) < limit && err == nil, err
+		})
+		return keys, err
+	}
+	var top keyHeap
+	err := every(ctx, sessions, func(r *sqlitefile.Row) error {
+		v, err := r.Value(cols.id)
+		if err != nil || v.Type != sqlitefile.Text || string(v.Bytes) <= after ||
+			(len(top) == limit && string(v.Bytes) >= top[0].id) {
+			return err
+		}
+		if child, err := s.child(r, cols); err != nil || child {
+			return err
+		}
+		heap.Push(&top, key{string(v.Bytes), r.Rowid()})
+		if len(top) > limit {
+			heap.Pop(&top)
+		}
+		return nil
+	})
+	slices.SortFunc(top, func(a, b key) int { return strings.Compare(a.id, b.id) })
+	return top, err
 }
 
 // key is a session's id and rowid.

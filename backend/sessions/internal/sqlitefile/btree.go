@@ -18,6 +18,9 @@ type btPage struct {
 	n     int
 	ptrs  int
 	right uint32
+	// kept says data is the snapshot's copy of an interior page, never
+	// to be reused as a buffer.
+	kept bool
 }
 
 // btreePage reads and checks page pgno's b-tree header.
@@ -26,14 +29,44 @@ func (db *DB) btreePage(pgno uint32) (*btPage, error) {
 }
 
 // btreePageInto is btreePage reading into buf when it is a page's size.
+// Interior pages are kept (see interior) and read once a snapshot.
 func (db *DB) btreePageInto(pgno uint32, buf []byte) (*btPage, error) {
-	if len(buf) != db.pageSize {
-		buf = make([]byte, db.pageSize)
+	db.mu.Lock()
+	b, ok := db.interior[pgno]
+	db.mu.Unlock()
+	if !ok {
+		if len(buf) != db.pageSize {
+			buf = make([]byte, db.pageSize)
+		}
+		b = buf
+		if err := db.readPageAt(pgno, 0, b); err != nil {
+			return nil, err
+		}
 	}
-	b := buf
-	if err := db.readPageAt(pgno, 0, b); err != nil {
-		return nil, err
+	p, err := db.parsePage(pgno, b)
+	if err != nil || ok || p.leaf() {
+		return p, err
 	}
+	db.mu.Lock()
+	if db.interiorBytes+len(b) <= maxInteriorBytes {
+		if db.interior == nil {
+			db.interior = map[uint32][]byte{}
+		}
+		db.interior[pgno] = b
+		db.interiorBytes += len(b)
+		p.kept = true
+	}
+	db.mu.Unlock()
+	return p, nil
+}
+
+// maxInteriorBytes bounds the interior pages a snapshot keeps: a path from
+// the root to any leaf of every b-tree read is then read once, however
+// many rows are looked up by rowid or key.
+const maxInteriorBytes = 4 << 20
+
+// parsePage checks the b-tree header of page pgno, whose bytes are b.
+func (db *DB) parsePage(pgno uint32, b []byte) (*btPage, error) {
 	b = b[:db.usable]
 	h := 0
 	if pgno == 1 {

@@ -250,6 +250,40 @@ func checkSeek(t testing.TB, db *DB, path, table, column string, key Value, keyS
 	return len(want)
 }
 
+// checkAfter checks Index.After over table's index on column against
+// sqlite3's SELECT ... WHERE column > key ORDER BY column, rowid, whole and
+// stopped after the first limit entries; it returns how many there are.
+func checkAfter(t testing.TB, db *DB, path, table, column string, key Value, keySQL string, limit int) int {
+	t.Helper()
+	ix := mustTable(t, db, table).Index(column)
+	if ix == nil {
+		t.Fatalf("%s has no index on %s", table, column)
+	}
+	q := fmt.Sprintf("SELECT rowid FROM %s INDEXED BY %s WHERE %s > %s ORDER BY %s, rowid;\n", quoteIdent(table), quoteIdent(ix.Name()), quoteIdent(column), keySQL, quoteIdent(column))
+	want := strings.Fields(runSQL(t, path, q))
+	for _, stop := range []int{-1, limit} {
+		var got []string
+		err := ix.After(key, func(first Value, rowid int64) (bool, error) {
+			if Compare(first, key) <= 0 {
+				t.Fatalf("After %s gave a first column not after it", keySQL)
+			}
+			got = append(got, strconv.FormatInt(rowid, 10))
+			return len(got) != stop, nil
+		})
+		if err != nil {
+			t.Fatalf("After %s.%s: %v", table, column, err)
+		}
+		w := want
+		if stop >= 0 && stop < len(w) {
+			w = w[:stop]
+		}
+		if strings.Join(got, " ") != strings.Join(w, " ") {
+			t.Fatalf("After %s.%s > %s (stop %d): got %d rowids %.300v, sqlite3 has %d %.300v", table, column, keySQL, stop, len(got), got, len(w), w)
+		}
+	}
+	return len(want)
+}
+
 // child is a long-running sqlite3 process fed through its stdin.
 type child struct {
 	t      *testing.T

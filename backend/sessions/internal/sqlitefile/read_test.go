@@ -73,6 +73,13 @@ func TestPageSizesAndMixedValues(t *testing.T) {
 			checkSeek(t, db, path, "t", "i", IntValue(9223372036854775807-6), "9223372036854775801")
 			checkSeek(t, db, path, "t", "s", TextValue(""), "''")
 			checkSeek(t, db, path, "t", "i", Value{Type: Float, Float: 9}, "9.0")
+			if n := checkAfter(t, db, path, "t", "k", TextValue(""), "''", 100); n < rows/2 {
+				t.Fatalf("%d entries after the empty key", n)
+			}
+			checkAfter(t, db, path, "t", "k", TextValue("key5"), "'key5'", 7)
+			checkAfter(t, db, path, "t", "k", TextValue("common"), "'common'", 1)
+			checkAfter(t, db, path, "t", "k", TextValue("zzzz"), "'zzzz'", 3)
+			checkAfter(t, db, path, "t", "i", IntValue(0), "0", 50)
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // Files are a database's files as opened by the caller.
@@ -92,6 +93,12 @@ type DB struct {
 
 	tables  []*tableDef
 	indexes []*indexDef
+
+	// mu guards interior, the interior b-tree pages read so far (their
+	// bytes, interiorBytes in all): a snapshot's pages do not change.
+	mu            sync.Mutex
+	interior      map[uint32][]byte
+	interiorBytes int
 }
 
 // Open reads a database's header, its WAL up to the last valid commit and

@@ -191,6 +191,9 @@ func (w *walker) enter(pgno uint32, depth int) (*btPage, error) {
 
 // release gives a leaf page's buffer back for the next leaf.
 func (w *walker) release(p *btPage) {
+	if p.kept {
+		return
+	}
 	w.spare = p.data[:cap(p.data)]
 }
 
@@ -302,6 +305,55 @@ func (ix *Index) Seek(key Value, fn func(rowid int64) (more bool, err error)) er
 			return malformed("index entry without a rowid")
 		}
 		more, err := fn(id.Int)
+		if err == nil && !more {
+			err = errStop
+		}
+		return err
+	}
+	_, err := w.seek(ix.def.root, 0, cmp, emit)
+	if err == errStop {
+		return nil
+	}
+	return err
+}
+
+// After calls fn with the first column and the rowid of every entry
+// whose first column sorts after key (by Compare), in index order, until
+// fn returns false or an error (returned): keyset paging over an index.
+// first is valid only during fn.
+func (ix *Index) After(key Value, fn func(first Value, rowid int64) (more bool, err error)) error {
+	w := walker{db: ix.db, seen: map[uint32]bool{}}
+	var rec record
+	var first Value
+	// Entries at or before key order as -1 (skipped, with the children
+	// before them), the others as 0 (emitted); none ends the walk.
+	cmp := func(pl payload) (int, error) {
+		rec.p = pl
+		if err := rec.parse(); err != nil {
+			return 0, err
+		}
+		if len(rec.types) < 2 {
+			return 0, malformed("index record too short")
+		}
+		v, err := rec.value(0)
+		if err != nil {
+			return 0, err
+		}
+		first = v
+		if Compare(v, key) > 0 {
+			return 0, nil
+		}
+		return -1, nil
+	}
+	emit := func() error {
+		id, err := rec.value(len(rec.types) - 1)
+		if err != nil {
+			return err
+		}
+		if id.Type != Integer {
+			return malformed("index entry without a rowid")
+		}
+		more, err := fn(first, id.Int)
 		if err == nil && !more {
 			err = errStop
 		}
