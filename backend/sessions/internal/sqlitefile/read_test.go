@@ -330,6 +330,9 @@ func exercise(db *DB) error {
 					if err := ix.Seek(*first, func(int64) (bool, error) { return true, nil }); err != nil {
 						return err
 					}
+					if err := ix.After(*first, func(Value, int64) (bool, error) { return true, nil }); err != nil {
+						return err
+					}
 				}
 			}
 		}
