@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/scoutdev/scout/backend/sessions/sessionstest"
 )
 
 // sqlite3Path is the sqlite3 CLI that makes the fixtures.
@@ -358,15 +360,5 @@ func (c *child) exec(sql string) {
 	}
 }
 
-// The agents' schemas, copied from sessionstest (CrushSchema,
-// OpenCodeSchema) so these tests need not link the SQLite driver it
-// imports.
-var crushSchema, openCodeSchema = mustRead("testdata/crush.sql"), mustRead("testdata/opencode.sql")
-
-func mustRead(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
+// The agents' schemas, as the session tests write them.
+var crushSchema, openCodeSchema = sessionstest.CrushSchema, sessionstest.OpenCodeSchema
