@@ -10,15 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// refMatches reports whether line matches query by fzf's rules, written
-// naively from fzf's algo.go: every set has a positive term that matches
-// or an inverse term that does not.
-func refMatches(query, line string) bool {
-	return refMatchesParsed(ParseQuery(query), line)
-}
-
-// refMatchesParsed is refMatches for a query ParseQuery has parsed.
-func refMatchesParsed(sets [][]Term, line string) bool {
+// refMatches reports whether line matches the query ParseQuery parsed
+// into sets by fzf's rules, written naively from fzf's algo.go: every set
+// has a positive term that matches or an inverse term that does not.
+func refMatches(sets [][]Term, line string) bool {
 	for _, set := range sets {
 		met := false
 		for _, t := range set {
@@ -157,7 +152,7 @@ func checkSyntaxMatches(t *testing.T, query string, paths []string, res Result) 
 	}
 	sets := ParseQuery(query)
 	for i, p := range paths {
-		if want := refMatchesParsed(sets, p); want != found[i] {
+		if want := refMatches(sets, p); want != found[i] {
 			t.Fatalf("%q in %q: matched %v, fzf's rules say %v", query, p, found[i], want)
 		}
 	}
