@@ -514,7 +514,8 @@ func (h *keyHeap) Pop() any {
 }
 
 // one reads the session id, with whether it is a child's or archived
-// (session.open): none, or one row.
+// (session.open): none, or one row; through the index on the id when
+// there is one, else by reading the table.
 func (c *dbConn) one(ctx context.Context, id string) (out []dbRow, err error) {
 	s := c.schema
 	err = c.read(ctx, func(db *sqlitefile.DB) error {
@@ -523,11 +524,7 @@ func (c *dbConn) one(ctx context.Context, id string) (out []dbRow, err error) {
 		if err != nil {
 			return err
 		}
-		err = every(ctx, sessions, func(r *sqlitefile.Row) error {
-			got, ok, err := idOf(r, cols)
-			if err != nil || !ok || got != id {
-				return err
-			}
+		add := func(r *sqlitefile.Row) error {
 			row, err := candidate(r, cols, id)
 			if err != nil {
 				return err
@@ -537,7 +534,24 @@ func (c *dbConn) one(ctx context.Context, id string) (out []dbRow, err error) {
 			}
 			out = append(out, row)
 			return nil
-		})
+		}
+		if ix := sessions.Index(s.id); ix != nil {
+			err = ix.Seek(sqlitefile.Value{Type: sqlitefile.Text, Bytes: []byte(id)}, func(rowid int64) (bool, error) {
+				r, ok, err := sessions.Get(rowid)
+				if err != nil || !ok {
+					return false, errOr(err, ErrMalformed) // an index entry without its row
+				}
+				return true, add(r)
+			})
+		} else {
+			err = every(ctx, sessions, func(r *sqlitefile.Row) error {
+				got, ok, err := idOf(r, cols)
+				if err != nil || !ok || got != id {
+					return err
+				}
+				return add(r)
+			})
+		}
 		if err != nil {
 			return err
 		}

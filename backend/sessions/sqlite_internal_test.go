@@ -70,7 +70,7 @@ func TestNoDatabaseNoOpen(t *testing.T) {
 // read through the indexes: 250 sessions inserted out of id order, so
 // that each step's page is the smallest ids after the last, children,
 // archived ones, ones without a user message and other directories'
-// among them.
+// among them; session.open of each kind answers the same too.
 func TestDatabaseWithoutIndexesReadsAsIndexed(t *testing.T) {
 	t.Parallel()
 	ws, err := filepath.EvalSymlinks(t.TempDir())
@@ -101,6 +101,10 @@ func TestDatabaseWithoutIndexesReadsAsIndexed(t *testing.T) {
 	if unindexed == sessionstest.OpenCodeSchema {
 		t.Fatal("the schema was not changed")
 	}
+	// session.open of these ids: a row, a child's, an archived one, one
+	// without a user message, another directory's, none.
+	opens := []string{"ses_001", "ses_007", "ses_011", "ses_013", "ses_005", "ses_999"}
+	var opened []string
 	discover := func(schema string) ([]wire.SessionRow, wire.SessionNotices) {
 		t.Helper()
 		path := filepath.Join(t.TempDir(), "opencode.db")
@@ -124,6 +128,14 @@ func TestDatabaseWithoutIndexesReadsAsIndexed(t *testing.T) {
 		}
 		home, _ := sessionstest.Home(t)
 		svc := New(Config{Home: home, Workspace: ws, Stores: Stores{OpenCode: path, CrushData: t.TempDir()}})
+		for _, id := range opens {
+			res, _, err := svc.Open(context.Background(), id, wire.AgentOpenCode)
+			outcome := fmt.Sprint(err)
+			if res != nil {
+				outcome = res.Session.ID + " " + res.Session.Title
+			}
+			opened = append(opened, outcome)
+		}
 		var rows []wire.SessionRow
 		var cursor *string
 		for {
@@ -146,9 +158,18 @@ func TestDatabaseWithoutIndexesReadsAsIndexed(t *testing.T) {
 	if len(rows) != want {
 		t.Fatalf("%d rows through the indexes, want %d", len(rows), want)
 	}
+	if opened[0] != "ses_001 session 1" {
+		t.Fatalf("session.open through the indexes: %q", opened)
+	}
+	indexed := opened
+	t.Logf("session.open: %q", indexed)
+	opened = nil
 	bare, bareNotices := discover(unindexed)
 	if !slices.EqualFunc(rows, bare, func(a, b wire.SessionRow) bool { return a == b }) || notices != bareNotices {
 		t.Fatalf("without indexes: %d rows, notices %+v; with them %d, %+v", len(bare), bareNotices, len(rows), notices)
+	}
+	if !slices.Equal(opened, indexed) {
+		t.Fatalf("session.open without indexes %q, with them %q", opened, indexed)
 	}
 }
 
