@@ -275,46 +275,11 @@ var errStop = errors.New("stop")
 
 // Seek calls fn with the rowid of every entry whose first column equals
 // key (by Compare), in index order, until fn returns false or an error
-// (returned). The key is compared as given, without the column's
-// affinity SQLite would apply to a literal: give an Integer for an
-// INTEGER column, a Text for a TEXT one. A NULL key finds the NULL
-// entries (SQL's = would find none).
+// (returned).
 func (ix *Index) Seek(key Value, fn func(rowid int64) (more bool, err error)) error {
-	w := walker{db: ix.db, seen: map[uint32]bool{}}
-	var rec record
-	cmp := func(pl payload) (int, error) {
-		rec.p = pl
-		if err := rec.parse(); err != nil {
-			return 0, err
-		}
-		if len(rec.types) < 2 {
-			return 0, malformed("index record too short")
-		}
-		first, err := rec.value(0)
-		if err != nil {
-			return 0, err
-		}
-		return Compare(first, key), nil
-	}
-	emit := func() error {
-		id, err := rec.value(len(rec.types) - 1)
-		if err != nil {
-			return err
-		}
-		if id.Type != Integer {
-			return malformed("index entry without a rowid")
-		}
-		more, err := fn(id.Int)
-		if err == nil && !more {
-			err = errStop
-		}
-		return err
-	}
-	_, err := w.seek(ix.def.root, 0, cmp, emit)
-	if err == errStop {
-		return nil
-	}
-	return err
+	return ix.walk(func(first Value) int { return Compare(first, key) }, func(_ Value, rowid int64) (bool, error) {
+		return fn(rowid)
+	})
 }
 
 // After calls fn with the first column and the rowid of every entry
@@ -322,11 +287,19 @@ func (ix *Index) Seek(key Value, fn func(rowid int64) (more bool, err error)) er
 // fn returns false or an error (returned): keyset paging over an index.
 // first is valid only during fn.
 func (ix *Index) After(key Value, fn func(first Value, rowid int64) (more bool, err error)) error {
+	// Entries at or before key order as -1 (skipped, with the children
+	// before them), the others as 0 (emitted); none ends the walk.
+	return ix.walk(func(first Value) int { return min(Compare(first, key), 1) - 1 }, fn)
+}
+
+// walk calls fn with the first column and the rowid of the entries order
+// places at 0, in index order: order tells, from an entry's first
+// column, whether it sorts before the entries wanted (-1), among them (0)
+// or after them (1, which ends the walk).
+func (ix *Index) walk(order func(first Value) int, fn func(first Value, rowid int64) (bool, error)) error {
 	w := walker{db: ix.db, seen: map[uint32]bool{}}
 	var rec record
 	var first Value
-	// Entries at or before key order as -1 (skipped, with the children
-	// before them), the others as 0 (emitted); none ends the walk.
 	cmp := func(pl payload) (int, error) {
 		rec.p = pl
 		if err := rec.parse(); err != nil {
@@ -340,10 +313,7 @@ func (ix *Index) After(key Value, fn func(first Value, rowid int64) (more bool, 
 			return 0, err
 		}
 		first = v
-		if Compare(v, key) > 0 {
-			return 0, nil
-		}
-		return -1, nil
+		return order(v), nil
 	}
 	emit := func() error {
 		id, err := rec.value(len(rec.types) - 1)
