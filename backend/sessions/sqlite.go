@@ -72,17 +72,6 @@ type dbSchema struct {
 	millis bool
 }
 
-// required are the columns of each table s reads.
-func (s *dbSchema) required() map[string][]string {
-	cols := []string{s.id, s.parent, s.title, s.created, s.updated}
-	for _, c := range []string{s.dir, s.archived} {
-		if c != "" {
-			cols = append(cols, c)
-		}
-	}
-	return map[string][]string{s.sessions: cols, s.messages: {s.msgSession, s.msgRole}}
-}
-
 // dbState is what a database was when a scan read it: read (or found
 // unreadable: broken; neither: missing), how it was opened, its main
 // file, the commit its first step read, and the signature of the sessions
@@ -169,7 +158,7 @@ func openDB(ctx context.Context, f dbFile, s *dbSchema) (*dbConn, error) {
 		return nil, errUnsafeEntry
 	}
 	c.main = main
-	if err := c.read(ctx, func(db *sqlitefile.DB) error { return checkSchema(db, s) }); err != nil {
+	if err := c.read(ctx, func(db *sqlitefile.DB) error { _, _, _, err := s.tables(db); return err }); err != nil {
 		c.close()
 		return nil, err
 	}
@@ -259,25 +248,6 @@ func (c *dbConn) snapshot() (*sqlitefile.DB, func(), error) {
 	return db, done, nil
 }
 
-// checkSchema checks that every table and column s reads exists.
-func checkSchema(db *sqlitefile.DB, s *dbSchema) error {
-	for table, cols := range s.required() {
-		t, err := db.Table(table)
-		if err != nil {
-			if errors.Is(err, sqlitefile.ErrNoTable) || errors.Is(err, sqlitefile.ErrUnsupported) {
-				return errDBUnknown
-			}
-			return err
-		}
-		for _, c := range cols {
-			if t.Column(c) < 0 {
-				return errDBUnknown
-			}
-		}
-	}
-	return nil
-}
-
 // dbErr maps a reader's error to what it means here: cancellation and
 // this file's own outcomes pass, anything else is a database scout cannot
 // read (malformed).
@@ -302,12 +272,21 @@ type sessionCols struct {
 	id, parent, dir, title, created, updated, archived int
 }
 
-// tables finds s's tables in db and the columns read of them.
+// tables finds s's tables in db and the columns read of them: a table or
+// a column missing, or a table the reader cannot read (WITHOUT ROWID,
+// virtual), is a schema scout does not know (errDBUnknown).
 func (s *dbSchema) tables(db *sqlitefile.DB) (sessions, messages *sqlitefile.Table, cols sessionCols, err error) {
-	if sessions, err = db.Table(s.sessions); err != nil {
+	table := func(name string) (*sqlitefile.Table, error) {
+		t, err := db.Table(name)
+		if errors.Is(err, sqlitefile.ErrNoTable) || errors.Is(err, sqlitefile.ErrUnsupported) {
+			return nil, errDBUnknown
+		}
+		return t, err
+	}
+	if sessions, err = table(s.sessions); err != nil {
 		return nil, nil, cols, err
 	}
-	if messages, err = db.Table(s.messages); err != nil {
+	if messages, err = table(s.messages); err != nil {
 		return nil, nil, cols, err
 	}
 	col := func(name string) int {
