@@ -32,11 +32,12 @@
 // Open takes a snapshot: the pages of the WAL's committed frames found
 // then, and the main file for every other page. Pages are read lazily,
 // so a writer can invalidate the snapshot while it is read: a
-// checkpoint copies WAL pages into the main file, and a WAL restart
-// overwrites old frames. DB.Stable says whether neither happened since
-// Open (by the WAL header and, with the -shm file, its checkpoint
-// counters nBackfill and nBackfillAttempted; without a WAL, by the main
-// header's change counter). A caller reads, then asks Stable, and reads
+// checkpoint copies into the main file pages of commits the snapshot
+// does not have, and a WAL restart overwrites old frames. DB.Stable says
+// whether neither happened since Open (by the WAL header and, with the
+// -shm file, its checkpoint counter nBackfillAttempted against the
+// snapshot's last commit frame: a checkpoint of frames the snapshot has
+// changes no page it reads; without a WAL, by the main header). A caller reads, then asks Stable, and reads
 // again from a new Open when it is false (ErrChanged names that case).
 // Commits made after Open are not seen; DB.Version names the commit
 // seen, so two snapshots can be compared.
