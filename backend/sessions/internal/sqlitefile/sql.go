@@ -283,8 +283,10 @@ var constraintWords = map[string]bool{
 	"DEFAULT": true, "COLLATE": true, "REFERENCES": true, "GENERATED": true, "AS": true,
 }
 
-// parseCreateTable parses a CREATE TABLE statement.
-func parseCreateTable(sql string) (*tableDef, error) {
+// createParser tokenizes sql and reads its opening, CREATE [modifier]
+// kind [IF NOT EXISTS], modifier being at most one of modifiers; the
+// parser is left at the name that follows.
+func createParser(sql, kind string, modifiers ...string) (*parser, error) {
 	toks, err := tokenize(sql)
 	if err != nil {
 		return nil, err
@@ -293,11 +295,24 @@ func parseCreateTable(sql string) (*tableDef, error) {
 	if !p.accept("CREATE") {
 		return nil, errSyntax
 	}
-	_ = p.accept("TEMP") || p.accept("TEMPORARY")
-	if !p.accept("TABLE") {
+	for _, m := range modifiers {
+		if p.accept(m) {
+			break
+		}
+	}
+	if !p.accept(kind) {
 		return nil, errSyntax
 	}
 	p.accept("IF", "NOT", "EXISTS")
+	return p, nil
+}
+
+// parseCreateTable parses a CREATE TABLE statement.
+func parseCreateTable(sql string) (*tableDef, error) {
+	p, err := createParser(sql, "TABLE", "TEMP", "TEMPORARY")
+	if err != nil {
+		return nil, err
+	}
 	d := &tableDef{alias: -1}
 	if d.name, err = p.qualifiedName(); err != nil {
 		return nil, err
@@ -617,19 +632,10 @@ func indexedColumns(items [][]token) []idxCol {
 
 // parseCreateIndex parses a CREATE INDEX statement.
 func parseCreateIndex(sql string) (*indexDef, error) {
-	toks, err := tokenize(sql)
+	p, err := createParser(sql, "INDEX", "UNIQUE")
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks}
-	if !p.accept("CREATE") {
-		return nil, errSyntax
-	}
-	p.accept("UNIQUE")
-	if !p.accept("INDEX") {
-		return nil, errSyntax
-	}
-	p.accept("IF", "NOT", "EXISTS")
 	d := &indexDef{}
 	if d.name, err = p.qualifiedName(); err != nil {
 		return nil, err
