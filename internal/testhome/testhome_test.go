@@ -68,6 +68,27 @@ func TestRaceChildrenExitAtOnce(t *testing.T) {
 	}
 }
 
+// TestRaceProcessExitsAtOnce: under -race, this very process was started
+// with atexit_sleep_ms in GORACE (Isolate executed the binary again with
+// it), as its environment at exec time shows (/proc/self/environ: what the
+// race runtime read). go test starts it without GORACE, so without the
+// exec the process would sleep a second before exiting.
+func TestRaceProcessExitsAtOnce(t *testing.T) {
+	if !raceEnabled {
+		return // nothing sleeps at exit without the race runtime
+	}
+	environ, err := os.ReadFile("/proc/self/environ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range strings.Split(string(environ), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "GORACE="); ok && strings.Contains(v, "atexit_sleep_ms") {
+			return
+		}
+	}
+	t.Fatalf("the race runtime started without atexit_sleep_ms in GORACE: the test binary sleeps 1 s before it exits")
+}
+
 // TestEveryTestPackageIsolates walks the module: every directory with tests
 // must call Isolate from its TestMain, so a new package cannot write into
 // the real home by forgetting to.
