@@ -48,29 +48,40 @@ func TestAddEqualsNew(t *testing.T) {
 			ps := pages(paths, sizes)
 			r := New(ps[0])
 			n := len(ps[0])
+			fresh := New(paths[:n])
 			for i, page := range ps[1:] {
 				q := queries[i%len(queries)]
 				for _, typed := range typing(q) {
-					checkRanker(t, r, paths[:n], typed, 20)
+					checkAgainst(t, r, fresh, paths[:n], typed, 20)
 				}
 				r.Add(page)
 				n += len(page)
 				if r.Len() != n {
 					t.Fatalf("Len %d after adding %d paths", r.Len(), n)
 				}
-				checkRanker(t, r, paths[:n], q, 0)
+				fresh = New(paths[:n])
+				checkAgainst(t, r, fresh, paths[:n], q, 0)
 			}
 			for _, q := range queries {
-				checkRanker(t, r, paths, q, 0)
-				checkRanker(t, r, paths, q, 7)
+				checkAgainst(t, r, fresh, paths, q, 0)
+				checkAgainst(t, r, fresh, paths, q, 7)
 			}
 		})
 	}
 }
 
 // checkRanker compares r's ranking of query with a fresh Ranker's over
-// want, r's paths, and r's Order with its Rank.
+// want, r's paths (New(want): prepared from scratch, not added), and r's
+// Order with its Rank.
 func checkRanker(t *testing.T, r *Ranker, want []string, query string, k int) {
+	t.Helper()
+	checkAgainst(t, r, New(want), want, query, k)
+}
+
+// checkAgainst is checkRanker with the fresh Ranker given: fresh is
+// New(want), maybe ranked before (the ranking is of uncached(fresh)), so
+// that the checks of one want share one preparation.
+func checkAgainst(t *testing.T, r, fresh *Ranker, want []string, query string, k int) {
 	t.Helper()
 	for i, p := range want {
 		if r.Path(i) != p {
@@ -81,12 +92,15 @@ func checkRanker(t *testing.T, r *Ranker, want []string, query string, k int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := New(want).Rank(context.Background(), query, k)
+	if fresh.Len() != len(want) {
+		t.Fatalf("the fresh Ranker holds %d paths, want %d", fresh.Len(), len(want))
+	}
+	res, err := uncached(fresh).Rank(context.Background(), query, k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameResult(got, fresh) {
-		t.Fatalf("%q k=%d over %d paths: added and fresh rankings differ:\n%+v\n%+v", query, k, len(want), head(got), head(fresh))
+	if !sameResult(got, res) {
+		t.Fatalf("%q k=%d over %d paths: added and fresh rankings differ:\n%+v\n%+v", query, k, len(want), head(got), head(res))
 	}
 	total, order, err := r.Order(context.Background(), query, k)
 	if err != nil || total != got.Total || len(order) != len(got.Matches) {

@@ -15,10 +15,11 @@ import (
 func TestFilterIsOrder(t *testing.T) {
 	t.Parallel()
 	paths := append(slices.Clone(gen10k()[:6000]), "dir/\u212aelvin.go", "ünï/kode.go", "Kk/kK", "README", "x/Readme.md", "café/x.go")
+	prepared := New(paths)
 	for _, q := range []string{"", "s", "k", "K", "srv", "Read", "readme", "internalhttp", "ünï", "zzzz", "a b",
 		"srv !test", "'kode | readme", "^dir/ go$", "!s", "!^x !go", "kode ünï", "cafe"} {
 		for _, k := range []int{0, 1, 50} {
-			wantTotal, want, err := New(paths).Order(context.Background(), q, k)
+			wantTotal, want, err := uncached(prepared).Order(context.Background(), q, k)
 			if err != nil {
 				t.Fatal(err)
 			}

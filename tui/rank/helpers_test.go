@@ -54,6 +54,15 @@ func rankOf(res Result, paths []string, path string) int {
 	return 0
 }
 
+// uncached is a Ranker of r's paths as New returns it (nothing cached,
+// scratch of its own) without preparing them again: it shares r's table,
+// which is never modified once published (table.go). The tests that hold
+// a ranking after many others to one from scratch rank the one from
+// scratch on it; preparing the paths anew for every query was most of
+// their cost under -race, and New's own preparation is what the Ranker
+// under test was built with.
+func uncached(r *Ranker) *Ranker { return newRanker(r.tab.Load()) }
+
 // reference scores every path of r for query one at a time, on one
 // goroutine, and sorts the matches by compare: what Rank(query, 0) must
 // return.

@@ -20,14 +20,15 @@ func TestOrderIsRank(t *testing.T) {
 		paths = append(paths, fmt.Sprintf("d%d/s%d/file%d.go", rng.IntN(4), rng.IntN(3), rng.IntN(50)))
 	}
 	paths = append(paths, gen10k()[:4000]...)
+	prepared := New(paths)
 	for _, q := range []string{"", "s", "f", "go", "d1s", "file1", "zzz"} {
 		for _, k := range []int{0, 1, 50, 5000} {
-			r := New(paths)
+			r := uncached(prepared)
 			total, order, err := r.Order(context.Background(), q, k)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := New(paths).Rank(context.Background(), q, k)
+			res, err := uncached(prepared).Rank(context.Background(), q, k)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +74,7 @@ func TestOneRuneIsReference(t *testing.T) {
 		}
 		for _, next := range []string{"a", "s", "S", "/"} { // continuing the rows
 			got, _ := r.Rank(context.Background(), q+next, 0)
-			want, _ := New(paths).Rank(context.Background(), q+next, 0)
+			want, _ := uncached(r).Rank(context.Background(), q+next, 0)
 			if !sameResult(got, want) {
 				t.Fatalf("%q then %q: typed and fresh differ", q, next)
 			}

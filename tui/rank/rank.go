@@ -91,9 +91,12 @@ type Match struct {
 // them, so the caller may reuse the slice and drop the strings; a new
 // snapshot gets a new Ranker, more paths of the same snapshot are given
 // to Add.
-func New(paths []string) *Ranker {
+func New(paths []string) *Ranker { return newRanker(newTable(paths)) }
+
+// newRanker is a Ranker of the paths of t, with nothing cached.
+func newRanker(t *table) *Ranker {
 	r := &Ranker{cache: newQueryCache()}
-	r.tab.Store(newTable(paths))
+	r.tab.Store(t)
 	for range runtime.GOMAXPROCS(0) {
 		r.scratch = append(r.scratch, &scratch{})
 	}

@@ -175,7 +175,7 @@ func TestRankIncrementalEqualsFresh(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := New(paths).Rank(context.Background(), q, 0)
+			want, err := uncached(r).Rank(context.Background(), q, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestRankCachedThenAll(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, _ := r.Rank(context.Background(), q, 0)
-		want, _ := New(paths).Rank(context.Background(), q, 0)
+		want, _ := uncached(r).Rank(context.Background(), q, 0)
 		if !sameResult(got, want) {
 			t.Fatalf("%q: ranking all from a partly scored cache differs", q)
 		}

@@ -124,7 +124,7 @@ func TestQueryMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkSyntaxMatches(t, q, paths, res)
-		fresh, _ := New(paths).Rank(context.Background(), q, 0)
+		fresh, _ := uncached(r).Rank(context.Background(), q, 0)
 		if !sameResult(res, fresh) {
 			t.Fatalf("#%d %q: ranked after earlier queries, differs from fresh", n, q)
 		}
