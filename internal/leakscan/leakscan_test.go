@@ -1,7 +1,9 @@
 package leakscan
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +92,40 @@ func TestMCPAnswers(t *testing.T) {
 	named := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"path\":\"id_rsa_canary4711\"}"}]}}`
 	if got := New(fixture).ScanMCP([]byte(named)); len(got) == 0 {
 		t.Error("ScanMCP let a protected name through")
+	}
+}
+
+// TestPrefiltersKeepEveryMatch: the cheap tests run before the regexps
+// never skip a string a regexp would match: mayHoldURL holds for every
+// match of urlPattern, and systemDirs matches nothing without a slash,
+// over planted URLs, hosts in every case and random strings from an
+// alphabet of their fragments.
+func TestPrefiltersKeepEveryMatch(t *testing.T) {
+	t.Parallel()
+	samples := []string{"http://x", "see HTTPS://a", "wss://h", "FiLe://x", "ftp://", "127.0.0.1:80", "[::1]:8080",
+		"LOCALHOST", "a localhost b", "LocalHost:1", "/tmp/x", "at /etc", "no url here", ""}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "hpstfilecoaLHOSTw:/.127[]0 x"
+	for range 20000 {
+		b := make([]byte, rng.IntN(24))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		samples = append(samples, string(b))
+	}
+	matched := 0
+	for _, v := range samples {
+		if urlPattern.MatchString(v) {
+			matched++
+			if !mayHoldURL(v) {
+				t.Errorf("%q matches urlPattern, mayHoldURL says no", v)
+			}
+		}
+		if systemDirs.MatchString(v) && !strings.Contains(v, "/") {
+			t.Errorf("%q matches systemDirs without a slash", v)
+		}
+	}
+	if matched < 10 {
+		t.Fatalf("only %d samples match urlPattern: the test checks little", matched)
 	}
 }
