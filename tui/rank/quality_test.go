@@ -3,6 +3,7 @@ package rank
 import (
 	"bufio"
 	"context"
+	"flag"
 	"os"
 	"strconv"
 	"strings"
@@ -52,6 +53,16 @@ func readFzfRanks(t *testing.T) (recs []fzfRank, header string) {
 	return recs, header
 }
 
+// tables reports whether the run prints the quality tables of
+// docs/performance.md: under go test -v, not under go test -json, which
+// runs the test binary with -test.v=test2json (verbose for a program to
+// read) and would rank every query's whole order, and sahilm's, for no
+// reader.
+func tables() bool {
+	f := flag.Lookup("test.v")
+	return testing.Verbose() && (f == nil || f.Value.String() != "test2json")
+}
+
 // sahilmRank is the 1-based rank plain fuzzy.Find gives path, or 0.
 func sahilmRank(query string, paths []string, path string) int {
 	for i, m := range fuzzy.Find(query, paths) {
@@ -76,7 +87,7 @@ func TestQualityAgainstFzf(t *testing.T) {
 	rankers := map[string]*Ranker{"gotree": New(lists["gotree"]), "pytree": New(lists["pytree"])}
 	counts := map[string]int{}
 	better := 0
-	if testing.Verbose() {
+	if tables() {
 		t.Logf("recorded:\n%s", header)
 		t.Log("| list | query | intended file | scout | fzf 0.38 | fzf 0.65 | sahilm |")
 		t.Log("|---|---|---|---|---|---|---|")
@@ -91,7 +102,7 @@ func TestQualityAgainstFzf(t *testing.T) {
 		// whether the file ranks at best or better; the whole order is
 		// ranked only for the table and to say a loser's rank.
 		k := rec.best()
-		if testing.Verbose() {
+		if tables() {
 			k = 0
 		}
 		res, err := r.Rank(context.Background(), rec.query, k)
@@ -107,7 +118,7 @@ func TestQualityAgainstFzf(t *testing.T) {
 		}
 		cell := strings.ReplaceAll(rec.query, "|", `\|`) // a table cell
 		// The table's last column costs a fuzzy pass over the whole list.
-		if testing.Verbose() {
+		if tables() {
 			t.Logf("| %s | `%s` | %s | %d | %d | %d | %d |", rec.list, cell, rec.file, got, rec.old, rec.new, sahilmRank(rec.query, paths, rec.file))
 		}
 		switch {
