@@ -199,7 +199,7 @@ var osErrors = []string{
 // mayHoldURL reports whether v holds a fragment every match of
 // urlPattern holds ("://", "127.0.0.1", "[::1]" or "localhost" in any
 // case): most strings hold none, and the regexp's backtracking was a
-// fifth of a flood test's CPU.
+// quarter of a flood test's CPU (with systemDirs').
 func mayHoldURL(v string) bool {
 	if strings.Contains(v, "://") || strings.Contains(v, "127.0.0.1") || strings.Contains(v, "[::1]") {
 		return true

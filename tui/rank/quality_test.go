@@ -87,7 +87,8 @@ func TestQualityAgainstFzf(t *testing.T) {
 	rankers := map[string]*Ranker{"gotree": New(lists["gotree"]), "pytree": New(lists["pytree"])}
 	counts := map[string]int{}
 	better := 0
-	if tables() {
+	verbose := tables()
+	if verbose {
 		t.Logf("recorded:\n%s", header)
 		t.Log("| list | query | intended file | scout | fzf 0.38 | fzf 0.65 | sahilm |")
 		t.Log("|---|---|---|---|---|---|---|")
@@ -102,7 +103,7 @@ func TestQualityAgainstFzf(t *testing.T) {
 		// whether the file ranks at best or better; the whole order is
 		// ranked only for the table and to say a loser's rank.
 		k := rec.best()
-		if tables() {
+		if verbose {
 			k = 0
 		}
 		res, err := r.Rank(context.Background(), rec.query, k)
@@ -118,7 +119,7 @@ func TestQualityAgainstFzf(t *testing.T) {
 		}
 		cell := strings.ReplaceAll(rec.query, "|", `\|`) // a table cell
 		// The table's last column costs a fuzzy pass over the whole list.
-		if tables() {
+		if verbose {
 			t.Logf("| %s | `%s` | %s | %d | %d | %d | %d |", rec.list, cell, rec.file, got, rec.old, rec.new, sahilmRank(rec.query, paths, rec.file))
 		}
 		switch {
