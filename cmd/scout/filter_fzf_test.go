@@ -1,7 +1,8 @@
-package main_test
+package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/scoutdev/scout/internal/scouttest"
+	"github.com/scoutdev/scout/tui/files"
 )
 
 // syntaxQueries exercise fzf's extended search syntax: AND, exact,
@@ -56,12 +58,20 @@ var differentialLists = []struct {
 	every int
 }{{"gotree.txt", 1}, {"tricky.txt", 1}, {"pytree.txt", 2}}
 
-// TestFilterSelectsFzfLines runs `scout filter --stdin` next to `fzf
+// TestFilterSelectsFzfLines holds `scout filter --stdin` to `fzf
 // --filter`, Debian's fzf 0.38 (fzf on PATH) and fzf built from its module
 // at the newest version (the binary SCOUT_TEST_FZF names; .ci/run installs
 // it), over the committed lists for the queries of syntaxQueries (and
 // boundaryQueries, newest fzf only): the set of lines printed must be the
 // same. The order is scout's own ranking, not compared.
+//
+// scout's side is the command's own code in this process: the lines split
+// as readCandidates splits standard input (files.SplitLines) and ranked and
+// printed by printFiltered, which is all of `scout filter --stdin` that
+// depends on the query. A race-built scout process a query cost twice as
+// much CPU (its start alone is 50 ms of the race runtime's), 45 s of the
+// package's in all; one run of the real binary over each list (for `!test`,
+// most of its lines in their ranked order) must print the same bytes.
 func TestFilterSelectsFzfLines(t *testing.T) {
 	t.Parallel()
 	bin := scouttest.Binary(t)
@@ -85,29 +95,43 @@ func TestFilterSelectsFzfLines(t *testing.T) {
 		t.Logf("%s: %s", path, bytes.TrimSpace(out))
 	}
 	dir := filepath.Join(scouttest.ModuleRoot(t), "tui", "rank", "testdata")
+	queries := append(slices.Clone(syntaxQueries), boundaryQueries...)
 	for _, l := range differentialLists {
 		list := l.name
 		input := filepath.Join(dir, list)
-		if _, err := os.Stat(input); err != nil {
+		data, err := os.ReadFile(input)
+		if err != nil {
 			t.Fatal(err)
+		}
+		lines, long := files.SplitLines(string(data), '\n')
+		if long {
+			t.Fatalf("%s has a line longer than files.MaxLineBytes", list)
 		}
 		t.Run(list, func(t *testing.T) {
 			t.Parallel()
-			for i, q := range append(slices.Clone(syntaxQueries), boundaryQueries...) {
+			t.Run("binary", func(t *testing.T) {
+				t.Parallel()
+				const q = "!test" // most lines, in scout's whole order
+				want, _ := filterInProcess(t, lines, q)
+				if got := runFilter(t, bin, input, "filter", "--stdin", q); !bytes.Equal(got, want) {
+					t.Errorf("%s %q: the scout binary printed %d bytes, printFiltered %d", list, q, len(got), len(want))
+				}
+			})
+			for i, q := range queries {
 				if i%l.every != 0 {
 					continue
 				}
 				// A subtest a query, so that the queries of one list (a
-				// hundred processes of scout and of each fzf) share the
+				// hundred rankings and processes of each fzf) share the
 				// package's parallel slots instead of running one by one.
 				t.Run(fmt.Sprint(i), func(t *testing.T) {
 					t.Parallel()
-					want := filterLines(t, bin, input, "filter", "--stdin", q)
+					_, want := filterInProcess(t, lines, q)
 					for fzf, boundaries := range fzfs {
 						if !boundaries && slices.Contains(boundaryQueries, q) {
 							continue
 						}
-						if got := filterLines(t, fzf, input, "--filter", q); !slices.Equal(got, want) {
+						if got := sortedLines(runFilter(t, fzf, input, "--filter", q)); !slices.Equal(got, want) {
 							t.Errorf("%s %q: %s selects %d lines, scout %d; first difference: %s", list, q, fzf, len(got), len(want), firstMissing(got, want))
 						}
 					}
@@ -117,12 +141,24 @@ func TestFilterSelectsFzfLines(t *testing.T) {
 	}
 }
 
-// filterLines runs a filter over the file input and returns the lines it
-// printed, sorted. Exit status 1 (nothing matched) is not an error. The
-// filter reads the file itself and writes into a file, read once at the
-// end: copied through pipes by this (race-built) process, a list of 3 MB
-// cost more CPU here than in the filter, hundreds of times over.
-func filterLines(t *testing.T, bin string, input string, args ...string) []string {
+// filterInProcess is `scout filter --stdin query` over lines, in this
+// process: what it prints, and its lines sorted. Nothing matched (exit
+// status 1) is not an error.
+func filterInProcess(t *testing.T, lines []string, query string) ([]byte, []string) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := printFiltered(&out, lines, query, 0, '\n'); err != nil && !errors.Is(err, exitNothing) {
+		t.Fatalf("printFiltered %q: %v", query, err)
+	}
+	return out.Bytes(), sortedLines(out.Bytes())
+}
+
+// runFilter runs a filter over the file input and returns what it
+// printed. Exit status 1 (nothing matched) is not an error. The filter
+// reads the file itself and writes into a file, read once at the end:
+// copied through pipes by this (race-built) process, a list of 3 MB cost
+// more CPU here than in the filter, hundreds of times over.
+func runFilter(t *testing.T, bin string, input string, args ...string) []byte {
 	t.Helper()
 	in, err := os.Open(input)
 	if err != nil {
@@ -138,17 +174,23 @@ func filterLines(t *testing.T, bin string, input string, args ...string) []strin
 	cmd.Stdin, cmd.Stdout = in, outFile
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil && exitStatus(err) != 1 {
+	var exit *exec.ExitError
+	if err := cmd.Run(); err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
 		t.Fatalf("%s %q: %v: %s", filepath.Base(bin), args, err, stderr.String())
 	}
 	out, err := os.ReadFile(outFile.Name())
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	return out
+}
+
+// sortedLines returns the lines of a filter's output, sorted.
+func sortedLines(out []byte) []string {
 	if len(out) == 0 {
-		lines = nil
+		return nil
 	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	slices.Sort(lines)
 	return lines
 }
