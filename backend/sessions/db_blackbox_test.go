@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -340,6 +341,11 @@ func TestDatabasesCheckpointedWhileRead(t *testing.T) {
 	opencode := sessionstest.MustOpenWriter(t, e.opencodeDB, sessionstest.OpenCodeSchema)
 	crush := sessionstest.MustOpenWriter(t, e.crushDB, sessionstest.CrushSchema)
 	stop, done := make(chan struct{}), make(chan error, 1)
+	// The writer stops before the writers are closed (cleanups run last
+	// registered first), also when the test fails: Close reads what the
+	// sqlite3 shell printed, which a Query in flight reads too.
+	halt := sync.OnceValue(func() error { close(stop); return <-done })
+	t.Cleanup(func() { halt() })
 	go func() {
 		// Mostly what SQLite's autocheckpoint does (PASSIVE), at times
 		// a FULL one and a TRUNCATE, which an agent runs as it closes.
@@ -383,8 +389,7 @@ func TestDatabasesCheckpointedWhileRead(t *testing.T) {
 			checkDiscovered(t, e.want, e.notices, mustFollow(t, p))
 		}
 	}
-	close(stop)
-	if err := <-done; err != nil {
+	if err := halt(); err != nil {
 		t.Fatal(err)
 	}
 }
