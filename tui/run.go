@@ -6,6 +6,8 @@ import (
 	"io"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/scoutdev/scout/tui/internal/frameclock"
 )
 
 // Run runs the picker with its input and output on the terminal (in, out:
@@ -18,13 +20,13 @@ import (
 //
 // While nothing changes the program uses no CPU: Bubble Tea's frame
 // clock is stopped once the last frame is drawn and started by the next
-// one (frameClock).
+// one (frameclock.Clock).
 func Run(ctx context.Context, m Model, h Height, in io.Reader, out io.Writer, opts ...tea.ProgramOption) (Outcome, error) {
-	clock := &frameClock{}
+	clock := &frameclock.Clock{}
 	opts = append([]tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx)}, opts...)
 	p := tea.NewProgram(program{m: m, height: h, clock: clock}, opts...)
-	clock.program = p
-	defer clock.close()
+	clock.Attach(p)
+	defer clock.Close()
 	final, err := p.Run()
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):
@@ -46,7 +48,7 @@ func Run(ctx context.Context, m Model, h Height, in io.Reader, out io.Writer, op
 type program struct {
 	m      Model
 	height Height
-	clock  *frameClock
+	clock  *frameclock.Clock
 }
 
 // Init implements tea.Model.
@@ -68,7 +70,7 @@ func (p program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // View implements tea.Model.
 func (p program) View() tea.View {
-	p.clock.wake()
+	p.clock.Wake()
 	v := p.m.View()
 	if !p.height.Full() {
 		v.AltScreen = false

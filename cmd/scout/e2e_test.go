@@ -77,7 +77,7 @@ func TestPickerTypesHighlightsAndPrintsTheChoice(t *testing.T) {
 	// 4/10 is the ranking of "server" itself: the screen of a shorter
 	// query's ranking under the whole query ("serv", 5/10, with
 	// docs/serving.md first) can look settled on a loaded machine
-	// before the last ranking is drawn (the frame clock, tui/frameclock.go).
+	// before the last ranking is drawn (the frame clock, tui/internal/frameclock/frameclock.go).
 	screen := x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "4/10") && strings.Contains(s, "> server") })
 	first := rowsOf(screen)[0]
 	if first != "internal/server/server.go" {

@@ -1,4 +1,6 @@
-package tui
+// Package frameclock slows Bubble Tea's frame ticker while nothing on
+// the screen changes, and speeds it up again with the next frame.
+package frameclock
 
 import (
 	"reflect"
@@ -13,7 +15,7 @@ import (
 // long as the program runs, whether or not anything changed; each tick
 // wakes the Go scheduler, which on a virtual machine costs about 1% of a
 // core with nothing on screen moving. Bubble Tea offers no way to pause
-// it, so frameClock reaches the ticker (the unexported field
+// it, so Clock reaches the ticker (the unexported field
 // Program.ticker, found by reflection; TestFrameClockFindsTheTicker
 // fails when an upgrade renames it) and slows it to idleRate once no new
 // frame was made for idleAfter, and speeds it up again with the next
@@ -41,8 +43,9 @@ const idleRate = time.Second
 // which the clock restores.
 const frameRate = time.Second / 60
 
-// frameClock slows and speeds up a program's frame ticker.
-type frameClock struct {
+// Clock slows and speeds up a program's frame ticker. The zero Clock
+// does nothing until Attach gives it its program.
+type Clock struct {
 	program *tea.Program
 
 	mu     sync.Mutex
@@ -54,9 +57,9 @@ type frameClock struct {
 	closed bool
 }
 
-// wake notes a new frame: the ticker runs at frameRate (again) and is
+// Wake notes a new frame: the ticker runs at frameRate (again) and is
 // slowed idleAfter after the last frame.
-func (c *frameClock) wake() {
+func (c *Clock) Wake() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed || c.program == nil {
@@ -80,9 +83,17 @@ func (c *frameClock) wake() {
 	c.idle = time.AfterFunc(idleAfter, func() { c.sleep(frames) })
 }
 
+// Attach gives the clock the program whose ticker it slows; call it
+// before the program runs.
+func (c *Clock) Attach(p *tea.Program) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.program = p
+}
+
 // sleep slows the ticker unless a frame was made after frame number
 // frames.
-func (c *frameClock) sleep(frames uint64) {
+func (c *Clock) sleep(frames uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed || c.frames != frames || c.slow {
@@ -92,8 +103,8 @@ func (c *frameClock) sleep(frames uint64) {
 	c.slow = true
 }
 
-// close ends the clock's work when the program has ended.
-func (c *frameClock) close() {
+// Close ends the clock's work when the program has ended.
+func (c *Clock) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true

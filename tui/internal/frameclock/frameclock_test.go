@@ -1,4 +1,4 @@
-package tui
+package frameclock
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 // clockModel quits after its first frames, reporting whether the frame
 // clock had found the program's ticker by then.
 type clockModel struct {
-	clock *frameClock
+	clock *Clock
 	found chan bool
 }
 
@@ -33,7 +33,7 @@ func (c clockModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (c clockModel) View() tea.View {
-	c.clock.wake()
+	c.clock.Wake()
 	return tea.NewView("frame")
 }
 
@@ -42,12 +42,12 @@ func (c clockModel) View() tea.View {
 // while idle again.
 func TestFrameClockFindsTheTicker(t *testing.T) {
 	t.Parallel()
-	clock := &frameClock{}
+	clock := &Clock{}
 	m := clockModel{clock: clock, found: make(chan bool, 1)}
 	var out bytes.Buffer
 	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(&out), tea.WithContext(context.Background()))
-	clock.program = p
-	defer clock.close()
+	clock.Attach(p)
+	defer clock.Close()
 	if _, err := p.Run(); err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +60,9 @@ func TestFrameClockFindsTheTicker(t *testing.T) {
 // ticker runs at idleRate; the next frame brings back frameRate.
 func TestFrameClockSlowsAndSpeedsUp(t *testing.T) {
 	t.Parallel()
-	c := &frameClock{program: &tea.Program{}, looked: true, ticker: time.NewTicker(frameRate)}
+	c := &Clock{program: &tea.Program{}, looked: true, ticker: time.NewTicker(frameRate)}
 	defer c.ticker.Stop()
-	c.wake()
+	c.Wake()
 	slow := func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.slow }
 	deadline := time.Now().Add(10 * time.Second)
 	for !slow() {
@@ -82,7 +82,7 @@ func TestFrameClockSlowsAndSpeedsUp(t *testing.T) {
 		t.Fatal("a slowed ticker ticked at the frame rate")
 	case <-time.After(idleRate / 2):
 	}
-	c.wake()
+	c.Wake()
 	start := time.Now()
 	select {
 	case <-c.ticker.C:
@@ -92,7 +92,7 @@ func TestFrameClockSlowsAndSpeedsUp(t *testing.T) {
 	if d := time.Since(start); d >= idleRate {
 		t.Fatalf("the first tick after a frame came after %v: the ticker is still slow", d)
 	}
-	c.close()
+	c.Close()
 }
 
 // TestAFrameMadeWhileTheDrawerStarvesIsDrawn: a frame is made and the
@@ -102,9 +102,9 @@ func TestFrameClockSlowsAndSpeedsUp(t *testing.T) {
 // ticker here, which dropped the tick it had ready.
 func TestAFrameMadeWhileTheDrawerStarvesIsDrawn(t *testing.T) {
 	t.Parallel()
-	c := &frameClock{program: &tea.Program{}, looked: true, ticker: time.NewTicker(frameRate)}
+	c := &Clock{program: &tea.Program{}, looked: true, ticker: time.NewTicker(frameRate)}
 	defer c.ticker.Stop()
-	c.wake() // the frame; nobody reads the ticker
+	c.Wake() // the frame; nobody reads the ticker
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c.mu.Lock()
@@ -123,31 +123,5 @@ func TestAFrameMadeWhileTheDrawerStarvesIsDrawn(t *testing.T) {
 	case <-time.After(3 * idleRate):
 		t.Fatal("no tick came after the clock went idle: the last frame would never be drawn")
 	}
-	c.close()
-}
-
-func TestParseHeight(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in         string
-		term, rows int
-	}{
-		{"10", 40, 10}, {"10", 6, 6}, {"40%", 50, 20}, {"40%", 20, 10}, {"40%", 8, 8}, {"100%", 30, 30}, {"1", 30, 1},
-	} {
-		h, err := ParseHeight(tc.in)
-		if err != nil {
-			t.Fatalf("%q: %v", tc.in, err)
-		}
-		if h.Full() || h.Rows(tc.term) != tc.rows {
-			t.Errorf("%q on %d rows: %d rows, want %d", tc.in, tc.term, h.Rows(tc.term), tc.rows)
-		}
-	}
-	for _, bad := range []string{"", "0", "-3", "x", "40%%", "101%", "0%", "10 rows"} {
-		if _, err := ParseHeight(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	if !(Height{}).Full() || (Height{}).Rows(33) != 33 {
-		t.Error("the zero Height is not the whole screen")
-	}
+	c.Close()
 }
