@@ -35,8 +35,10 @@ INSERT INTO t(id, s, b, k) VALUES (1, printf('%%.*c', %d, 'L'), randomblob(%d), 
 }
 
 func TestPageSizesAndMixedValues(t *testing.T) {
+	t.Parallel()
 	for _, ps := range []int{512, 4096, 65536} {
 		t.Run(strconv.Itoa(ps), func(t *testing.T) {
+			t.Parallel()
 			rows, big := 3000, 200_000
 			if ps == 65536 {
 				big = 1_100_000
@@ -88,6 +90,7 @@ func TestPageSizesAndMixedValues(t *testing.T) {
 // not), so checkSeek's comparison above must be of an empty list; here
 // the count is checked against IS NULL.
 func TestSeekFindsNullKeys(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, mixedScript(1024, 900, 5000))
 	db := mustOpen(t, path)
 	ix := mustTable(t, db, "t").Index("i")
@@ -114,6 +117,7 @@ func TestSeekFindsNullKeys(t *testing.T) {
 }
 
 func TestAlterTableAddColumnDefaults(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, `CREATE TABLE a(x TEXT, y);
 INSERT INTO a VALUES ('old', 1), ('old2', 2);
 ALTER TABLE a ADD COLUMN n INTEGER NOT NULL DEFAULT -42;
@@ -147,6 +151,7 @@ UPDATE sqlite_schema SET sql = 'CREATE TABLE c(x, e DEFAULT (1 + 1))' WHERE name
 }
 
 func TestAgentSchemas(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, schema, data string
 		tables             []string
@@ -176,6 +181,7 @@ INSERT INTO todo VALUES ('ses_1', 'c', 's', 'p', 1, 0, 0), ('ses_1', 'd', 's', '
 			[][2]string{{"session", "id"}, {"message", "id"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			path := newDB(t, "PRAGMA journal_mode=WAL;\n"+tc.schema+tc.data+"PRAGMA wal_checkpoint(TRUNCATE);\n")
 			db := mustOpen(t, path)
 			for _, table := range tc.tables {
@@ -204,6 +210,7 @@ INSERT INTO todo VALUES ('ses_1', 'c', 's', 'p', 1, 0, 0), ('ses_1', 'd', 's', '
 }
 
 func TestRowidAliasAndAutoIndexes(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, `CREATE TABLE a(x integer PRIMARY KEY, y);
 CREATE TABLE b(x INTEGER PRIMARY KEY DESC, y);
 CREATE TABLE c(y, x INTEGER, PRIMARY KEY(x));
@@ -245,6 +252,7 @@ INSERT INTO d VALUES (1, 2, 'Z'), (3, 4, 'y');
 }
 
 func TestUnsupportedAndMissing(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, `CREATE TABLE w(a TEXT PRIMARY KEY, b) WITHOUT ROWID;
 CREATE VIRTUAL TABLE v USING fts5(x);
 CREATE TABLE g(a, b AS (a + 1));
@@ -341,6 +349,7 @@ func exercise(db *DB) error {
 }
 
 func TestCorruption(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, mixedScript(1024, 600, 5000))
 	orig, err := os.ReadFile(path)
 	if err != nil {
@@ -369,6 +378,7 @@ func TestCorruption(t *testing.T) {
 		{"magic", func(b []byte) []byte { b[0] = 's'; return b }, ErrNotDatabase},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			b := tc.change(bytes.Clone(orig))
 			err := readAll(Files{Main: bytes.NewReader(b), MainSize: int64(len(b))})
 			if !errors.Is(err, tc.want) {
@@ -392,6 +402,7 @@ func be32(v uint32) []byte { return []byte{byte(v >> 24), byte(v >> 16), byte(v 
 // the file, and at nothing: reading the value fails, reading the others
 // does not.
 func TestBadOverflowChain(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, "PRAGMA page_size=512;\nCREATE TABLE t(a, big);\nINSERT INTO t VALUES ('small', printf('%.*c', 3000, 'o'));\n")
 	orig, err := os.ReadFile(path)
 	if err != nil {
@@ -429,6 +440,7 @@ func TestBadOverflowChain(t *testing.T) {
 // TestConcurrentReads reads one DB from several goroutines at once (the
 // doc says a DB is safe for that; -race checks it).
 func TestConcurrentReads(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, mixedScript(1024, 500, 5000))
 	db := mustOpen(t, path)
 	want := len(ourRows(t, mustTable(t, db, "t")))

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseCreateTable(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sql   string
 		cols  string // names, then ':alias index'
@@ -46,6 +47,7 @@ func TestParseCreateTable(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
+	t.Parallel()
 	for sql, want := range map[string]string{
 		"DEFAULT 7":                    "integer:7",
 		"DEFAULT -7":                   "integer:-7",
@@ -87,6 +89,7 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestParseCreateIndex(t *testing.T) {
+	t.Parallel()
 	for sql, want := range map[string]string{
 		"CREATE INDEX i ON t(a)": "t a",
 		"CREATE UNIQUE INDEX IF NOT EXISTS main.i ON `t` (\"a\" COLLATE nocase DESC, b)": "t a/nocase/desc b",
@@ -123,6 +126,7 @@ func TestParseCreateIndex(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	order := []Value{
 		{}, {Type: Float, Float: -1e300}, IntValue(-9223372036854775808), IntValue(-1), {Type: Float, Float: -0.5},
 		IntValue(0), {Type: Float, Float: 0.5}, IntValue(1), {Type: Float, Float: 9007199254740993}, IntValue(9223372036854775807),
@@ -148,6 +152,7 @@ func TestCompare(t *testing.T) {
 }
 
 func TestVarint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		b []byte
 		v uint64

@@ -34,8 +34,9 @@ func fileSize(t *testing.T, path string) int64 {
 // and the WAL, rows of an open transaction are not, each commit changes
 // Version, and a checkpoint makes an older snapshot unstable.
 func TestLiveWAL(t *testing.T) {
+	t.Parallel()
 	for _, ps := range []int{512, 4096} {
-		t.Run(strconv.Itoa(ps), func(t *testing.T) { liveWAL(t, ps) })
+		t.Run(strconv.Itoa(ps), func(t *testing.T) { t.Parallel(); liveWAL(t, ps) })
 	}
 }
 
@@ -151,6 +152,7 @@ INSERT INTO t(v, k) SELECT printf('%.*c', 300, 'u'), 'k3' FROM n;`)
 // changes the header's change counter, so Version, and makes an older
 // snapshot unstable.
 func TestAtRest(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "rest.db")
 	runSQL(t, path, "CREATE TABLE t(a); INSERT INTO t VALUES (1);")
 	db1 := mustOpen(t, path)
@@ -172,6 +174,7 @@ func TestAtRest(t *testing.T) {
 // machine writes it (0x377f0683): both give the same rows; and a WAL
 // whose last frame's checksum is off is read up to the commit before.
 func TestBigEndianWAL(t *testing.T) {
+	t.Parallel()
 	main, wal := fuzzFixture(t)
 	if !bytes.Equal(fixWAL(wal), wal) {
 		t.Fatal("recomputing the checksums of sqlite3's WAL changed it: the checksum differs from SQLite's")
@@ -214,6 +217,7 @@ func (c *countingReader) ReadAt(b []byte, off int64) (int, error) {
 // TestLazyOverflow reads the small column of rows whose other column is
 // 1 MB: the overflow pages are not read.
 func TestLazyOverflow(t *testing.T) {
+	t.Parallel()
 	path := newDB(t, "CREATE TABLE t(a, big, c);\nWITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM n WHERE x < 5)\nINSERT INTO t SELECT x, zeroblob(1000000), 'after' FROM n;\n")
 	r, size := openFile(t, path)
 	cr := &countingReader{r: r}
