@@ -18,9 +18,9 @@ import (
 // (Height). Bubble Tea restores the terminal on every way out, a panic in
 // Update, View or a Cmd included (Run then returns an error).
 //
-// While nothing changes the program uses no CPU: Bubble Tea's frame
-// clock is stopped once the last frame is drawn and started by the next
-// one (frameclock.Clock).
+// While nothing changes the program uses almost no CPU: Bubble Tea's
+// frame ticker is slowed to once a second after the last frame and sped
+// up again by the next one (frameclock.Clock).
 func Run(ctx context.Context, m Model, h Height, in io.Reader, out io.Writer, opts ...tea.ProgramOption) (Outcome, error) {
 	clock := &frameclock.Clock{}
 	opts = append([]tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx)}, opts...)
