@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/rpcclient/spawn"
 )
 
 // Options configure a Client.
@@ -51,6 +52,11 @@ type Options struct {
 	// runs its step in the backend (holding the scan slot while it runs),
 	// and its answer is dropped.
 	IndexAhead bool
+	// Early is a child started already, by spawn.Start with this Options'
+	// Exe, Args, Dir and Env (and its own stderr: Stderr is not used for
+	// it): Start initializes it instead of starting one. A restart starts
+	// a new child as usual.
+	Early *spawn.Process
 	// CloseTimeout bounds Close and Restart's wait for the old child before
 	// it is killed (3 s when zero: the backend's own bound is 2 s).
 	CloseTimeout time.Duration
@@ -71,9 +77,14 @@ type Client struct {
 // Start spawns the backend and initializes it. On failure nothing is left
 // running.
 func Start(ctx context.Context, opts Options) (*Client, error) {
+	early := opts.Early
+	opts.Early = nil
 	if opts.Exe == "" {
 		exe, err := os.Executable()
 		if err != nil {
+			if early != nil {
+				early.Stop()
+			}
 			return nil, errors.New("cannot find the scout executable to start its backend")
 		}
 		opts.Exe = exe
@@ -94,20 +105,21 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		opts.Client = wire.ClientInfo{Name: "scout", Version: "0.1.0"}
 	}
 	c := &Client{opts: opts, events: newQueue()}
-	if err := c.spawn(ctx); err != nil {
+	if err := c.spawn(ctx, early); err != nil {
 		c.events.close()
 		return nil, err
 	}
 	return c, nil
 }
 
-// spawn starts a new child and initializes it; c.mu must not be held.
-func (c *Client) spawn(ctx context.Context) error {
+// spawn starts a new child (or takes early, started already) and
+// initializes it; c.mu must not be held.
+func (c *Client) spawn(ctx context.Context, early *spawn.Process) error {
 	c.mu.Lock()
 	c.child++
 	child := c.child
 	c.mu.Unlock()
-	cn, err := startConn(c.opts, child, c.events)
+	cn, err := startConn(c.opts, child, c.events, early)
 	if err != nil {
 		return err
 	}
@@ -201,7 +213,7 @@ func (c *Client) Restart(ctx context.Context) error {
 		return err
 	}
 	cn.close(c.opts.CloseTimeout)
-	return c.spawn(ctx)
+	return c.spawn(ctx, nil)
 }
 
 // Close shuts the child down (killing it after the bound) and closes Events.

@@ -15,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/scoutdev/scout/backend/wire"
+	"github.com/scoutdev/scout/rpcclient/spawn"
 )
 
 // maxInboundLine bounds one line from the child. The protocol's largest
@@ -64,40 +65,19 @@ type conn struct {
 	done     chan struct{}
 }
 
-func startConn(opts Options, child uint64, events *queue) (*conn, error) {
-	cmd := exec.Command(opts.Exe, opts.Args...)
-	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
-	cmd.Stderr = opts.Stderr
-	// Its own process group: the terminal's signals (Ctrl-C) go to the
-	// frontend only, and a kill reaches anything the child started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// After the child exits, stop waiting for pipes a leftover process may
-	// still hold.
-	cmd.WaitDelay = time.Second
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
+// startConn starts a child (or takes early, one started already) and
+// reads its output.
+func startConn(opts Options, child uint64, events *queue, early *spawn.Process) (*conn, error) {
+	p := early
+	if p == nil {
+		var err error
+		if p, err = spawn.Start(opts.Exe, opts.Args, opts.Dir, opts.Env, opts.Stderr); err != nil {
+			return nil, err
+		}
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	widenPipe(stdout)
-	if err := cmd.Start(); err != nil {
-		return nil, errors.New("cannot start the scout backend: " + describeStartError(err))
-	}
-	cn := &conn{child: child, cmd: cmd, stdin: stdin, events: events, indexAhead: opts.IndexAhead, pending: map[string]*pending{}, done: make(chan struct{})}
-	go cn.read(stdout)
+	cn := &conn{child: child, cmd: p.Cmd, stdin: p.Stdin, events: events, indexAhead: opts.IndexAhead, pending: map[string]*pending{}, done: make(chan struct{})}
+	go cn.read(p.Stdout)
 	return cn, nil
-}
-
-func describeStartError(err error) string {
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		return ee.Err.Error()
-	}
-	return "the process could not be started"
 }
 
 // read delivers responses to their callers and notifications to the event

@@ -6,3 +6,6 @@ func (c *Client) PID() int {
 	defer c.mu.Unlock()
 	return c.cn.cmd.Process.Pid
 }
+
+// MaxResultLine is the longest result line (tests only).
+var MaxResultLine = maxResultLine

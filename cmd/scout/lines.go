@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/scoutdev/scout/cmd/scout/internal/early"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/files"
@@ -16,13 +17,6 @@ import (
 // pipe or a regular file (`git ls-files | scout`, `scout < list`), like
 // fzf; a terminal, /dev/null or any other device (what editors and
 // scripts hand their children) leaves it on the project's files.
-
-// stdinHasLines reports whether standard input is a pipe or a regular
-// file.
-func stdinHasLines() bool {
-	fi, err := os.Stdin.Stat()
-	return err == nil && (fi.Mode()&os.ModeNamedPipe != 0 || fi.Mode().IsRegular())
-}
 
 // check validates the flags for a picker opened on tab: the height, and
 // whether the candidates are standard input's lines.
@@ -34,7 +28,7 @@ func (f pickFlags) check(cmd *cobra.Command, tab int) (tui.Height, bool, error) 
 			return h, false, usageError{cmd, "--height: " + err.Error()}
 		}
 	}
-	lines := tab == tabFiles && stdinHasLines()
+	lines := tab == tabFiles && early.StdinHasLines()
 	switch {
 	case f.read0 && !lines:
 		return h, false, usageError{cmd, "--read0 reads lines from standard input, which is not a pipe or a file here"}

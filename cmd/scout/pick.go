@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scoutdev/scout/backend/config"
+	"github.com/scoutdev/scout/cmd/scout/internal/early"
 	"github.com/scoutdev/scout/rpcclient"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
@@ -299,6 +300,9 @@ func startBackendWith(opts rpcclient.Options, diags io.Writer) (*rpcclient.Clien
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	opts.Dir, opts.Stderr = wd, logw
+	if opts.Exe == "" && opts.Args == nil && opts.Env == nil {
+		opts.Early = early.Take(logw) // started at init, if this is the picker
+	}
 	c, err := rpcclient.Start(ctx, opts)
 	if err != nil {
 		closeLog()

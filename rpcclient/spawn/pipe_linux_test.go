@@ -1,4 +1,4 @@
-package rpcclient
+package spawn
 
 import (
 	"os"
@@ -29,8 +29,8 @@ func TestWidenPipe(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if size < pipeBytes {
-		t.Errorf("pipe room %d bytes, want %d", size, pipeBytes)
+	if size < PipeBytes {
+		t.Errorf("pipe room %d bytes, want %d", size, PipeBytes)
 	}
 	if flags&unix.O_NONBLOCK == 0 {
 		t.Error("the pipe was made blocking")

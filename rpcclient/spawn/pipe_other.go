@@ -1,6 +1,6 @@
 //go:build !linux
 
-package rpcclient
+package spawn
 
 import "io"
 
