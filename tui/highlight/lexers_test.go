@@ -55,6 +55,12 @@ func TestMatchIsChromas(t *testing.T) {
 			names = append(names, nameFor(glob))
 		}
 	}
+	// Every backup suffix chroma ignores, after every 16th of those names.
+	for i, n := 0, len(names); i < n; i += 16 {
+		for _, suf := range []string{"~", ".bak", ".old", ".orig", ".dpkg-dist", ".dpkg-old", ".ucf-dist", ".ucf-new", ".ucf-old", ".rpmnew", ".rpmorig", ".rpmsave", ".in", ".tmp"} {
+			names = append(names, names[i]+suf)
+		}
+	}
 	for _, name := range names {
 		if got, want := lexerName(lexers.Match(name)), lexerName(chromalexers.Match(name)); got != want {
 			t.Errorf("Match(%q) = %q, chroma's %q", name, got, want)
@@ -183,5 +189,24 @@ func TestProductLeavesChromasRegistryOut(t *testing.T) {
 	}
 	if !deps["github.com/scoutdev/scout/tui/highlight/internal/lexers"] {
 		t.Error("cmd/scout does not link tui/highlight's registry: the check above proves nothing")
+	}
+}
+
+// BenchmarkMatch looks up the lexer of a few common names: ours, then
+// chroma's registry's (the same answers, TestMatchIsChromas).
+func BenchmarkMatch(b *testing.B) {
+	names := []string{"main.go", "README.md", "Makefile", "x.unknown", "tui/files/model_test.go.orig"}
+	for _, c := range []struct {
+		name  string
+		match func(string) chroma.Lexer
+	}{{"scout", lexers.Match}, {"chroma", chromalexers.Match}} {
+		b.Run(c.name, func(b *testing.B) {
+			c.match("warm") // the registry is built on first use
+			for b.Loop() {
+				for _, n := range names {
+					c.match(n)
+				}
+			}
+		})
 	}
 }
