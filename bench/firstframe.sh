@@ -16,7 +16,10 @@
 # $SCOUT_BENCH_BASE names another scout binary (say, main's) to run as a
 # fourth command, "scout base", for a before/after in the same run.
 # Wall time only (the poll adds the same few milliseconds to every side);
-# medians and minimums over the rounds.
+# medians and minimums over the rounds. The poll runs `tmux capture-pane`
+# back to back, which keeps about one core busy: $SCOUT_BENCH_POLL_MS
+# (default 0) sleeps that long between screens instead, leaving the
+# commands both cores and adding up to that much to every side's time.
 #
 #   sh bench/firstframe.sh [rounds [DIR]]   # default 10 rounds
 #
@@ -43,7 +46,7 @@ mkdir -p "$SCOUT_HOME"
 cd "$dir"
 nscout=$("$out/scout" filter '' | wc -l)
 nfd=$(fdfind --type f -H . | wc -l)
-echo "load at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load at the start: $(cut -d' ' -f1-3 /proc/loadavg); poll every ${SCOUT_BENCH_POLL_MS:-0} ms"
 echo "$dir: scout lists $nscout files, fdfind --type f -H $nfd; fzf $("$fzf" --version | cut -d' ' -f1), $(fdfind --version)"
 
 tmux -L "$sock" -f /dev/null new-session -d -s bench -x 120 -y 40 cat
@@ -56,6 +59,7 @@ if [ -n "${SCOUT_BENCH_BASE:-}" ]; then
 	names="$names;scout base"
 fi
 ncmd=$#
+poll=$(awk -v ms="${SCOUT_BENCH_POLL_MS:-0}" 'BEGIN { print ms / 1000 }')
 
 # once NAME COMMAND MARKER prints NAME and the milliseconds from opening
 # the window to the first screen holding MARKER (or "timeout" after 60 s).
@@ -63,6 +67,7 @@ once() {
 	t0=$(date +%s%N)
 	tmux -L "$sock" new-window -d -t bench -n run "$2"
 	while ! tmux -L "$sock" capture-pane -p -t bench:run 2>/dev/null | grep -qF -- "$3"; do
+		if [ "$poll" != 0 ]; then sleep "$poll"; fi
 		if [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 60000 ]; then
 			echo "$1	timeout"
 			tmux -L "$sock" kill-window -t bench:run
