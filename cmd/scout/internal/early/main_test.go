@@ -1,0 +1,14 @@
+package early
+
+import (
+	"os"
+	"testing"
+
+	"github.com/scoutdev/scout/internal/testhome"
+)
+
+// TestMain runs the package's tests in a home of their own (testhome).
+func TestMain(m *testing.M) {
+	testhome.Isolate()
+	os.Exit(m.Run())
+}
