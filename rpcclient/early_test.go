@@ -2,8 +2,7 @@ package rpcclient_test
 
 import (
 	"context"
-	"strings"
-	"sync"
+	"io"
 	"testing"
 
 	"github.com/scoutdev/scout/backend/wire"
@@ -12,41 +11,21 @@ import (
 	"github.com/scoutdev/scout/rpcclient/spawn"
 )
 
-// lockedBuffer is a strings.Builder safe for the child's stderr copier.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestStartTakesTheEarlyChild: a child started already (as the picker's
-// init starts one) is the one Start initializes and the client calls;
-// Options.Stderr is not its stderr. A restart starts a child of its own.
+// init starts one) is the one Start initializes and the client calls. A
+// restart starts a child of its own.
 func TestStartTakesTheEarlyChild(t *testing.T) {
 	t.Parallel()
 	exe := scouttest.Binary(t)
 	dir := t.TempDir()
 	env := append(scouttest.Environ(), "SCOUT_DEBUG_METHODS=1", "SCOUT_HOME="+t.TempDir())
-	var earlyErr lockedBuffer
-	early, err := spawn.Start(exe, []string{"backend"}, dir, env, &earlyErr)
+	early, err := spawn.Start(exe, []string{"backend"}, dir, env, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var own lockedBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
-	c, err := rpcclient.Start(ctx, rpcclient.Options{Exe: exe, Dir: dir, Env: env, Capabilities: []string{wire.MethodCancel}, Stderr: &own, Early: early})
+	c, err := rpcclient.Start(ctx, rpcclient.Options{Exe: exe, Dir: dir, Env: env, Capabilities: []string{wire.MethodCancel}, Stderr: io.Discard, Early: early})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
