@@ -333,6 +333,13 @@ func TestKilledBackendIsReportedAndRRestartsIt(t *testing.T) {
 	if backendPID(t, x) == pid {
 		t.Fatal("the backend was not replaced")
 	}
+	chooseObserver(t, x)
+}
+
+// chooseObserver picks the fixture's web/src/observer.ts in the picker the
+// script runs: the query, the one match, Enter, printed with status 0.
+func chooseObserver(t *testing.T, x *scouttest.Tmux) {
+	t.Helper()
 	x.Type("observer")
 	x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "1/10") })
 	x.Keys("Enter")

@@ -62,15 +62,7 @@ func TestThePickersEarlyBackend(t *testing.T) {
 	x := scouttest.StartTmux(t, fixture(t), 100, 20, env, `"$SCOUT" > "$OUTDIR/out" 2> "$OUTDIR/err"; echo $? > "$OUTDIR/rc"`)
 	x.WaitScreen("the snapshot", func(s string) bool { return strings.Contains(s, "10 files") })
 	backendPID(t, x) // exactly one child
-	x.Type("observer")
-	x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "1/10") })
-	x.Keys("Enter")
-	if rc := x.WaitFile("rc"); rc != "0\n" {
-		t.Fatalf("exit status %q", rc)
-	}
-	if out := x.ReadFile("out"); out != "web/src/observer.ts\n" {
-		t.Fatalf("stdout %q", out)
-	}
+	chooseObserver(t, x)
 	log, err := os.ReadFile(filepath.Join(state, "scout", "backend.log"))
 	if err != nil {
 		t.Fatal(err)
