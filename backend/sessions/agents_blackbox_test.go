@@ -300,7 +300,8 @@ func appendLine(path string) error {
 
 // TestAgentSourcesOpen: session.open of each agent's session answers its
 // row exactly as listed and attaches it (agent in the attachment and in
-// status); a session of another directory is cwd_mismatch, an unknown id
+// status); a session of another directory is cwd_mismatch (also one filed
+// in another directory's project folder that records this one), an unknown id
 // or a session that is not one not_found, a symlinked history
 // session_invalid, an unknown agent invalid_params, and none of those
 // changes the attachment.
@@ -338,6 +339,7 @@ func TestAgentSourcesOpen(t *testing.T) {
 	}{
 		{wire.AgentClaudeCode, sessionstest.ID("cc-other"), wire.CodeCwdMismatch},
 		{wire.AgentClaudeCode, sessionstest.ID("cc-leaves"), wire.CodeCwdMismatch},
+		{wire.AgentClaudeCode, sessionstest.ID("cc-misfiled"), wire.CodeCwdMismatch},
 		{wire.AgentClaudeCode, sessionstest.ID("cc-nouser"), wire.CodeNotFound},
 		{wire.AgentClaudeCode, sessionstest.ID("cc-link"), wire.CodeSessionInvalid},
 		{wire.AgentClaudeCode, sessionstest.ID("cx-here"), wire.CodeNotFound},
@@ -346,6 +348,7 @@ func TestAgentSourcesOpen(t *testing.T) {
 		{wire.AgentCodex, sessionstest.ID("cx-subagent"), wire.CodeNotFound},
 		{wire.AgentCodex, sessionstest.ID("cx-archived"), wire.CodeNotFound},
 		{wire.AgentGemini, sessionstest.ID("gm-copied"), wire.CodeCwdMismatch},
+		{wire.AgentGemini, sessionstest.ID("gm-misfiled"), wire.CodeCwdMismatch},
 		{wire.AgentGemini, sessionstest.ID("gm-subagent"), wire.CodeNotFound},
 		{wire.AgentGemini, sessionstest.ID("gm-nothing"), wire.CodeNotFound},
 		{wire.AgentScout, sessionstest.ID("cc-cd"), wire.CodeNotFound},

@@ -79,7 +79,8 @@ const (
 // find looks at every candidate history of id in r's store (names only;
 // the prelude first, for the names it gives) and returns the row of the
 // first that is this workspace's session id, or the error of the best
-// outcome: cwd_mismatch for a session of another directory,
+// outcome: cwd_mismatch for a session of another directory (one in
+// another directory's project folder is not read, as discovery does not),
 // session_invalid for one that is unsafe or unreadable, not_found.
 func (w *walker) find(ctx context.Context, r *run, id string) (wire.SessionRow, error) {
 	best := foundNothing
@@ -106,6 +107,11 @@ func (w *walker) find(ctx context.Context, r *run, id string) (wire.SessionRow, 
 		case e.kind != entryHistory && e.kind != entryCounted || !r.src.candidate(name, id):
 		case !typ.IsRegular():
 			best = max(best, foundInvalid)
+		case e.kind == entryCounted:
+			// Another directory's project folder: discovery counts it
+			// by name alone, and the agent would not resume it from
+			// here, whatever cwd it records.
+			best = max(best, foundForeign)
 		default:
 			row, found, err := w.readOne(r, f, name, id, b)
 			if err != nil {

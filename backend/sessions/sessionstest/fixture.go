@@ -94,7 +94,11 @@ func (a *Agents) claude(t testing.TB, must func(int64, error), big bool) {
 	// session that leaves the root (excluded at the record).
 	must(WriteClaude(dir, ClaudeSession{ID: ID("cc-other"), Dir: "/srv/other/project", Prompt: "elsewhere"}))
 	must(WriteClaude(dir, ClaudeSession{ID: ID("cc-leaves"), Dir: ws, Cwds: []string{"/tmp"}, Prompt: "cd out of the project", Turns: 2}))
-	a.Notices.SessionsOtherDirectories += 2
+	// In another project's folder though it records this directory:
+	// Claude Code resumes a session from its cwd's folder only, so it is
+	// counted by name and never opened.
+	must(WriteClaude(dir, ClaudeSession{ID: ID("cc-misfiled"), Dir: ws, Folder: ClaudeProjectFolder("/srv/misfiled"), Prompt: "in another folder"}))
+	a.Notices.SessionsOtherDirectories += 3
 	// Invalid: a symlinked history, one that is not a transcript at all.
 	link := filepath.Join(filepath.Dir(here.Path(dir)), ID("cc-link")+".jsonl")
 	if err := os.Symlink(here.Path(dir), link); err != nil {
@@ -208,7 +212,10 @@ func (a *Agents) gemini(t testing.TB, must func(int64, error), big bool) {
 	// history in this project's folder recording another project.
 	must(WriteGemini(dir, GeminiSession{ID: ID("gm-other"), Dir: "/srv/other", Prompt: "elsewhere"}))
 	must(WriteGemini(dir, GeminiSession{ID: ID("gm-copied"), Dir: ws, ProjectHash: GeminiProjectHash("/srv/other"), Prompt: "copied in", Start: Epoch.Add(5 * time.Hour)}))
-	a.Notices.SessionsOtherDirectories += 2
+	// The reverse: another project's folder holding a history that
+	// records this project (Gemini resumes from its own folder only).
+	must(WriteGemini(dir, GeminiSession{ID: ID("gm-misfiled"), Dir: "/srv/other", ProjectHash: GeminiProjectHash(ws), Prompt: "misfiled", Start: Epoch.Add(5*time.Hour + time.Minute)}))
+	a.Notices.SessionsOtherDirectories += 3
 	// Invalid: a symlinked history.
 	here := GeminiSession{ID: ID("gm-here"), Dir: ws}
 	if err := os.Symlink(here.Path(dir), GeminiSession{ID: ID("gm-link"), Dir: ws, Start: Epoch.Add(6 * time.Hour)}.Path(dir)); err != nil {
