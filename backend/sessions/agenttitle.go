@@ -47,6 +47,17 @@ func (b *titleBuilder) addString(s string) {
 	}
 }
 
+// addBytes appends text, decoded (invalid UTF-8 is dropped byte by byte).
+func (b *titleBuilder) addBytes(text []byte) {
+	for i := 0; i < len(text) && !b.full(); {
+		r, size := utf8.DecodeRune(text[i:])
+		i += size
+		if r != utf8.RuneError || size > 1 {
+			b.rune(r)
+		}
+	}
+}
+
 // rune appends one character by the rules above.
 func (b *titleBuilder) rune(r rune) {
 	switch {

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -115,6 +116,7 @@ type codexHistory struct {
 	hasTS       bool
 	user        []byte
 	hasUser     bool
+	titled      bool
 	scratch     titleBuilder
 	typ, ts     []byte
 }
@@ -202,13 +204,22 @@ func (h *codexHistory) sessionMeta(payload []byte) error {
 	return nil
 }
 
-// event takes the first user_message event's text.
+// codexRequestBegin is where the user's own words start in a message an
+// IDE extension prefixed with its context (USER_MESSAGE_BEGIN in Codex's
+// codex-rs/protocol).
+const codexRequestBegin = "## My request for Codex:"
+
+// event reads user_message events: the first makes the rollout a session;
+// the title is the first one Codex's own picker previews
+// (codex-rs/rollout list.rs, event_msg_preview): its text after
+// codexRequestBegin when that is there, trimmed, or "[Image]" for one with
+// no text but images; one with neither is passed over.
 func (h *codexHistory) event(payload []byte) {
-	if h.hasUser || payload == nil {
+	if h.titled || payload == nil {
 		return
 	}
 	s := &h.src.scan
-	isUser := false
+	isUser, images := false, false
 	var msg []byte
 	s.members(payload, func(k, v []byte) bool {
 		switch string(k) {
@@ -218,13 +229,37 @@ func (h *codexHistory) event(payload []byte) {
 			if isString(v) {
 				msg = v
 			}
+		case "images", "local_images":
+			images = images || nonEmptyArray(v)
 		}
 		return true
 	})
-	if isUser && msg != nil {
-		h.hasUser = true
-		setTitle(&h.user, &h.scratch, msg)
+	if !isUser || msg == nil {
+		return
 	}
+	h.hasUser = true
+	text, _ := s.str(msg)
+	if i := bytes.Index(text, []byte(codexRequestBegin)); i >= 0 {
+		text = text[i+len(codexRequestBegin):]
+	}
+	h.scratch.reset()
+	h.scratch.addBytes(text)
+	if h.scratch.runes == 0 && images {
+		h.scratch.addBytes([]byte("[Image]"))
+	}
+	if h.scratch.runes > 0 {
+		h.user, h.titled = append(h.user[:0], h.scratch.text()...), true
+	}
+}
+
+// nonEmptyArray reports whether the JSON value v (validated by the
+// scanner) is an array with at least one element.
+func nonEmptyArray(v []byte) bool {
+	if len(v) < 2 || v[0] != '[' {
+		return false
+	}
+	rest := bytes.TrimLeft(v[1:], " \t\r\n")
+	return len(rest) > 0 && rest[0] != ']'
 }
 
 // payloadString is the string member name of payload.

@@ -56,6 +56,9 @@ type CodexRollout struct {
 	ForkOf, ForkCwd string
 	// Prompt is the first user_message event's text ("" writes none).
 	Prompt string
+	// Before are user_message payloads (JSON objects) written as events
+	// ahead of Prompt's, in the first turn: an image sent alone, say.
+	Before []string
 	// Turns is how many user turns are written; 0 means 1.
 	Turns int
 	// TextBytes pads every assistant message to about this many bytes.
@@ -123,6 +126,11 @@ func (r CodexRollout) write(w *countingWriter) {
 			c.next(), quote("<environment_context>\n  <cwd>"+cwd+"</cwd>\n</environment_context>"))
 		fmt.Fprintf(w, `{"timestamp":%q,"type":"turn_context","payload":{"cwd":%s,"approval_policy":"on-request","sandbox_policy":{"type":"workspace-write","network_access":false,"exclude_tmpdir_env_var":false,"exclude_slash_tmp":false},"model":"gpt-5-codex","effort":"medium","summary":"auto"}}`+"\n",
 			c.next(), quote(cwd))
+		for _, payload := range r.Before {
+			if i == 0 {
+				fmt.Fprintf(w, `{"timestamp":%q,"type":"event_msg","payload":%s}`+"\n", c.next(), payload)
+			}
+		}
 		if r.Prompt != "" {
 			text := r.Prompt
 			if i > 0 {

@@ -152,6 +152,14 @@ func (a *Agents) codex(t testing.TB, must func(int64, error), big bool) {
 	a.row(wire.AgentCodex, ID("cx-vscode"), "from the editor")
 	must(WriteCodex(dir, CodexRollout{ID: ID("cx-malformed"), Cwd: ws, Prompt: "broken line inside", Malformed: true, Start: day(3)}))
 	a.row(wire.AgentCodex, ID("cx-malformed"), "broken line inside")
+	// Titles as Codex's picker previews them: the words after an IDE
+	// extension's context, an empty message passed over, an image alone.
+	must(WriteCodex(dir, CodexRollout{ID: ID("cx-ide"), Cwd: ws, NoSource: true, Prompt: "# Context from my IDE setup:\n\n## Active file: main.go\n\n## My request for Codex:\n  refactor the parser please\n", Start: day(3).Add(time.Hour)}))
+	a.row(wire.AgentCodex, ID("cx-ide"), "refactor the parser please")
+	must(WriteCodex(dir, CodexRollout{ID: ID("cx-blank-first"), Cwd: ws, Before: []string{`{"type":"user_message","message":" \n ","images":null,"local_images":[],"text_elements":[]}`}, Prompt: "the second message names it", Start: day(3).Add(2 * time.Hour)}))
+	a.row(wire.AgentCodex, ID("cx-blank-first"), "the second message names it")
+	must(WriteCodex(dir, CodexRollout{ID: ID("cx-image"), Cwd: ws, Before: []string{`{"type":"user_message","message":"","images":["data:image/png;base64,iVBORw0KGgo="],"local_images":[],"text_elements":[]}`}, Prompt: "what is in this picture", Start: day(3).Add(3 * time.Hour)}))
+	a.row(wire.AgentCodex, ID("cx-image"), "[Image]")
 	// Forks: the first session_meta decides.
 	must(WriteCodex(dir, CodexRollout{ID: ID("cx-fork-here"), ForkOf: ID("cx-parent-elsewhere"), ForkCwd: ws, Cwd: "/srv/other", Prompt: "forked into here", Start: day(4)}))
 	a.row(wire.AgentCodex, ID("cx-fork-here"), "forked into here")
