@@ -393,3 +393,41 @@ func TestDatabasesCheckpointedWhileRead(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOpenCodeDatabaseNamedRelatively: a relative OPENCODE_DB names a
+// database below $XDG_DATA_HOME/opencode, as opencode reads it; ":memory:"
+// is a database opencode never saves, so none is read, not even the one
+// at the default place.
+func TestOpenCodeDatabaseNamedRelatively(t *testing.T) {
+	t.Parallel()
+	e := newDBEnv(t)
+	data := t.TempDir()
+	db, err := os.ReadFile(e.opencodeDB)
+	mustDo(t, err)
+	mustDo(t, os.MkdirAll(filepath.Join(data, "opencode"), 0o755))
+	mustDo(t, os.WriteFile(filepath.Join(data, "opencode", "custom.db"), db, 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(data, "opencode", "opencode.db"), db, 0o644))
+	crushOnly := map[sessionstest.Key]sessionstest.Want{}
+	for k, w := range e.want {
+		if k.Agent == wire.AgentCrush {
+			crushOnly[k] = w
+		}
+	}
+	for _, tc := range []struct {
+		value   string
+		want    map[sessionstest.Key]sessionstest.Want
+		notices wire.SessionNotices
+	}{
+		{"custom.db", e.want, e.notices},
+		{":memory:", crushOnly, wire.SessionNotices{}},
+	} {
+		p := scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: []string{"SCOUT_HOME=" + e.home, "XDG_DATA_HOME=" + data,
+			"OPENCODE_DB=" + tc.value, "CRUSH_GLOBAL_DATA=" + filepath.Join(e.home, "no-crush-data")}})
+		p.Initialize(sessionCaps...)
+		list := listOf(t, p)
+		checkRows(t, tc.want, list.Sessions)
+		if list.Notices != tc.notices {
+			t.Errorf("OPENCODE_DB=%s: notices %+v, want %+v", tc.value, list.Notices, tc.notices)
+		}
+	}
+}

@@ -16,8 +16,10 @@ type Stores struct {
 	Codex string
 	// Gemini is $GEMINI_CLI_HOME, else ~: the directory holding .gemini.
 	Gemini string
-	// OpenCode is $OPENCODE_DB, else $XDG_DATA_HOME/opencode/opencode.db
-	// (XDG_DATA_HOME's default ~/.local/share).
+	// OpenCode is $OPENCODE_DB (a relative one below
+	// $XDG_DATA_HOME/opencode, as opencode reads it), else
+	// $XDG_DATA_HOME/opencode/opencode.db (XDG_DATA_HOME's default
+	// ~/.local/share).
 	OpenCode string
 	// CrushData is $CRUSH_GLOBAL_DATA, else $XDG_DATA_HOME/crush: the
 	// directory of crush's projects.json. crush's databases are the
@@ -33,7 +35,9 @@ type Stores struct {
 // variable when set, else its default below the user's home (userHome, ""
 // when unknown). A variable set to a relative path leaves its store
 // unread: it names no place the backend can trust, and falling back to
-// the default would read a store the user pointed away from.
+// the default would read a store the user pointed away from. The
+// exception is OPENCODE_DB, which opencode itself resolves below its data
+// directory.
 func StoresFromEnv(getenv func(string) string, userHome string) Stores {
 	at := func(env, def string) string {
 		if v := getenv(env); v != "" {
@@ -68,11 +72,18 @@ func StoresFromEnv(getenv func(string) string, userHome string) Stores {
 		}
 		return filepath.Join(data, def)
 	}
+	// opencode itself reads a relative OPENCODE_DB below its data
+	// directory (Database.Path in its packages/opencode/src/storage/db.ts),
+	// and ":memory:" as a database that is never saved.
+	opencode := under("OPENCODE_DB", "opencode/opencode.db")
+	if v := getenv("OPENCODE_DB"); v != "" && !filepath.IsAbs(v) && v != ":memory:" && data != "" {
+		opencode = filepath.Join(data, "opencode", v)
+	}
 	return Stores{
 		ClaudeCode: at("CLAUDE_CONFIG_DIR", ".claude"),
 		Codex:      at("CODEX_HOME", ".codex"),
 		Gemini:     at("GEMINI_CLI_HOME", "."),
-		OpenCode:   under("OPENCODE_DB", "opencode/opencode.db"),
+		OpenCode:   opencode,
 		CrushData:  under("CRUSH_GLOBAL_DATA", "crush"),
 		Crush:      true,
 	}
