@@ -128,7 +128,7 @@ func effortsOf(raw jsontext.Value) []string {
 // the caller checks cancellation itself.
 func (s *Service) enrich(ctx context.Context, p *Provider) map[string]enrichment {
 	u, err := url.Parse(s.enrichmentURL)
-	if s.enrichmentURL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if s.enrichmentURL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return nil
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, EnrichmentTimeout, errTotalTimeout)

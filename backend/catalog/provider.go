@@ -92,7 +92,7 @@ func (p *Provider) endpoint() *url.URL {
 		return nil
 	}
 	u, err := url.Parse(strings.TrimRight(p.BaseURL, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" ||
 		u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
 		return nil
 	}

@@ -88,6 +88,7 @@ func TestRefreshReasons(t *testing.T) {
 	add("nofile", TypeOpenAI, fake.URL("ok"), func(p *Provider) { p.APIKeyEnv, p.CredentialFile = "", filepath.Join(t.TempDir(), "none") })
 	add("nocredential", TypeAnthropic, fake.URL("ok"), func(p *Provider) { p.APIKeyEnv = "" })
 	add("badurl", TypeOpenAI, "ftp://127.0.0.1/v1", nil)
+	add("nohost", TypeOpenAI, "http://"+strings.TrimPrefix(fake.URL("ok"), "http://127.0.0.1"), nil) // http://:port/...: no host, only a port
 	add("badtype", "gopher", fake.URL("ok"), nil)
 	add("refused", TypeOpenAI, refused, nil)
 	add("tls", TypeOpenAI, tlsSrv.URL, nil)
@@ -103,6 +104,7 @@ func TestRefreshReasons(t *testing.T) {
 		"forbidden":    wire.ReasonAuthenticationRejected,
 		"notfound":     wire.ReasonConfigurationInvalid,
 		"badurl":       wire.ReasonConfigurationInvalid,
+		"nohost":       wire.ReasonConfigurationInvalid,
 		"badtype":      wire.ReasonConfigurationInvalid,
 		"ratelimited":  wire.ReasonRateLimited,
 		"server":       wire.ReasonRemoteUnavailable,

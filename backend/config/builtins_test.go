@@ -91,6 +91,11 @@ func TestResolveBaseURLVariables(t *testing.T) {
 	if len(warn) != 1 || !strings.Contains(warn[0], "OPENAI_BASE_URL") || strings.Contains(warn[0], "not a url") {
 		t.Errorf("a bad OPENAI_BASE_URL: warnings %q", warn)
 	}
+	env["OPENAI_BASE_URL"] = "http://:9/v1" // a port and no host
+	_, warn = resolveUser(t, "", env)
+	if len(warn) != 1 || !strings.Contains(warn[0], "OPENAI_BASE_URL") {
+		t.Errorf("a host-less OPENAI_BASE_URL: warnings %q", warn)
+	}
 }
 
 func TestOllamaURL(t *testing.T) {

@@ -363,7 +363,7 @@ func checkURL(s string) error {
 		return errString("is not a valid URL")
 	case u.Scheme != "http" && u.Scheme != "https":
 		return errString("must be an http or https URL")
-	case u.Host == "":
+	case u.Hostname() == "":
 		return errString("has no host")
 	case u.User != nil:
 		return errString("must not contain user information (use api_key_env or credential_file)")

@@ -95,6 +95,8 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate ids", "[[providers]]\nid = \"a\"\ntype = \"ollama\"\n[[providers]]\nid = \"a\"\ntype = \"ollama\"\n", "providers[2].id: is used by two providers"},
 		{"compatible without url", "[[providers]]\nid = \"a\"\ntype = \"openai-compatible\"\n", "providers[1].base_url: is required"},
 		{"bad url", "[[providers]]\nid = \"a\"\ntype = \"openai\"\nbase_url = \"ftp://x\"\n", "must be an http or https URL"},
+		{"url without host", "[[providers]]\nid = \"a\"\ntype = \"openai\"\nbase_url = \"http://:8080/v1\"\n", "providers[1].base_url: has no host"},
+		{"enrichment without host", "[enrichment]\nurl = \"https://:443/api.json\"\n", "enrichment.url: has no host"},
 		{"url with user", "[[providers]]\nid = \"a\"\ntype = \"openai\"\nbase_url = \"https://u:p@x\"\n", "must not contain user information"},
 		{"both auth", "[[providers]]\nid = \"a\"\ntype = \"openai\"\napi_key_env = \"K\"\ncredential_file = \"k\"\n", "cannot be combined"},
 		{"bad env", "[[providers]]\nid = \"a\"\ntype = \"openai\"\napi_key_env = \"1K\"\n", "api_key_env: must be"},
