@@ -1078,3 +1078,49 @@ func unservedReason(stderr string) string {
 	}
 	return ""
 }
+
+// TestTrustCancelledBeforeItBegins: a workspace.trust cancelled before
+// its transition began (the cancel in the same write) is answered
+// operation_cancelled and changes nothing after that answer: no
+// project_files.invalidated follows it, the generation is what the
+// messages before the answer said, and the deny glob is not applied
+// unless the transition had begun first.
+func TestTrustCancelledBeforeItBegins(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, trustFixture(trustConfig)...)
+	p := scouttest.Start(t, scouttest.Options{Dir: dir, Env: []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")}})
+	p.Initialize(wire.MethodProjectFiles, wire.MethodWorkspaceTrust, wire.MethodCancel, wire.MethodSessionNew)
+	p.Send(`{"jsonrpc":"2.0","id":"t1","method":"workspace.trust"}` + "\n" + `{"jsonrpc":"2.0","id":"c1","method":"operation.cancel","params":{"request_id":"t1"}}`)
+	m, before := p.Await("t1")
+	if m.Code() != wire.CodeOperationCancelled {
+		t.Fatalf("trust cancelled in the same write: %s", m.Raw)
+	}
+	began := len(invalidations(t, before)) > 0
+	// session.new shares the selection slot, which the trust's worker
+	// holds until it returns: once it is admitted, the worker is done.
+	var after []scouttest.Msg
+	deadline := time.Now().Add(scouttest.DefaultTimeout)
+	for {
+		id := p.NextID()
+		p.Request(id, wire.MethodSessionNew, nil)
+		r, msgs := p.Await(id)
+		after = append(after, msgs...)
+		if r.Code() != wire.CodeBusy {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the trust's worker never returned")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if inv := invalidations(t, after); len(inv) != 0 {
+		t.Fatalf("project_files.invalidated %v after the cancelled trust's answer", inv)
+	}
+	r := retryUntilFree(t, p)
+	switch {
+	case began && r.Generation != 2:
+		t.Fatalf("the transition began, yet the generation is %d", r.Generation)
+	case !began && (r.Generation != 1 || !r.has("private/notes.txt")):
+		t.Fatalf("cancelled before it began, yet generation %d %q", r.Generation, r.paths())
+	}
+}

@@ -209,7 +209,12 @@ func (f *filesFeature) workspaceTrust(ctx context.Context, c *server.Call) (any,
 	if !local.Exists {
 		return &wire.TrustResult{Generation: ws.mgr.Generation(), Trust: wire.TrustNoLocalConfig}, nil
 	}
-	gen := f.begin()
+	gen, ok := f.begin(c)
+	if !ok {
+		// Cancelled before the transition began: its response is
+		// written, and nothing changed.
+		return nil, wire.NewError(wire.CodeOperationCancelled)
+	}
 	if local.Err == nil {
 		ws.mgr.Reserve(config.Candidates(local.Data, ws.canonical, ws.userHome))
 	}
@@ -235,14 +240,20 @@ func (f *filesFeature) workspaceTrust(ctx context.Context, c *server.Call) (any,
 // begin advances the generation, revokes every project.list id, abandons
 // the project.index walk and announces it in one step under the output
 // lock, then cancels the requests of older generations (a project.index
-// step among them).
-func (f *filesFeature) begin() int64 {
+// step among them). It does none of it, and reports false, when the trust
+// request c was answered already (a cancel that came first).
+func (f *filesFeature) begin(c *server.Call) (int64, bool) {
 	params := &wire.InvalidatedParams{}
-	f.srv.Notify(wire.NotifyProjectInvalidated, params, func() {
+	advance := func() {
 		params.Generation = f.ws.mgr.Begin()
 		f.list.refs.RevokeBefore(params.Generation)
 		f.index.abandonCurrent() // its cursors were issued before the notification
-	})
+	}
+	if c == nil {
+		f.srv.Notify(wire.NotifyProjectInvalidated, params, advance) // a test's transition
+	} else if !c.NotifyWhileActive(wire.NotifyProjectInvalidated, params, advance) {
+		return 0, false
+	}
 	f.mu.Lock()
 	var stale []*server.Call
 	for c, g := range f.gens {
@@ -254,7 +265,7 @@ func (f *filesFeature) begin() int64 {
 	for _, c := range stale {
 		c.Terminate(wire.Errorf(wire.CodeOperationCancelled, "The workspace policy changed."))
 	}
-	return params.Generation
+	return params.Generation, true
 }
 
 // adopt validates the project configuration and remembers the trust

@@ -107,7 +107,7 @@ func TestListWaitsForSettlementAndIsCancellable(t *testing.T) {
 	// A transition opens and stays open. begin writes the notification,
 	// which blocks until it is read.
 	gens := make(chan int64, 1)
-	go func() { gens <- p.ff.begin() }()
+	go func() { g, _ := p.ff.begin(nil); gens <- g }()
 	if n, _ := p.await(""); n.Method != wire.NotifyProjectInvalidated {
 		t.Fatalf("expected the invalidation, read %+v", n)
 	}

@@ -136,6 +136,22 @@ func (c *Call) Answered() bool {
 	return c.done
 }
 
+// NotifyWhileActive is Server.Notify for a change this request makes: under
+// the output lock it runs atomically and writes the notification only
+// while the request's terminal response is not written yet, and reports
+// whether it did. A request answered already (cancelled, say) changes
+// nothing after its response.
+func (c *Call) NotifyWhileActive(method string, params wire.Stamper, atomically func()) bool {
+	c.s.outMu.Lock()
+	defer c.s.outMu.Unlock()
+	if c.done {
+		return false
+	}
+	atomically()
+	c.s.writeNotificationLocked(method, params)
+	return true
+}
+
 // Notify writes a notification about this request, unless its terminal
 // response was already written (no notification follows a response).
 func (c *Call) Notify(method string, params wire.Stamper) {
