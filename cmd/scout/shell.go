@@ -72,16 +72,29 @@ func scoutCommand() string {
 	return exe
 }
 
-// isGoRunBuild reports whether exe lies in a go command's temporary build
-// directory ($TMPDIR/go-buildNNN/.../exe/).
+// isGoRunBuild reports whether exe is a build of `go run`: in a go
+// command's temporary build directory ($TMPDIR/go-buildNNN/.../exe/), or,
+// since Go 1.24, in its build cache ($GOCACHE/xx/<xx...: 64 hex>-d/exe),
+// which `go clean -cache` or the cache's own trimming deletes.
 func isGoRunBuild(exe string) bool {
-	for _, part := range strings.Split(filepath.ToSlash(exe), "/") {
+	parts := strings.Split(filepath.ToSlash(exe), "/")
+	for _, part := range parts {
 		digits, ok := strings.CutPrefix(part, "go-build")
 		if ok && digits != "" && strings.Trim(digits, "0123456789") == "" {
 			return true
 		}
 	}
+	if n := len(parts); n >= 3 {
+		shard, entry := parts[n-3], parts[n-2]
+		hash, ok := strings.CutSuffix(entry, "-d")
+		return ok && len(shard) == 2 && len(hash) == 64 && isLowerHex(hash) && hash[:2] == shard
+	}
 	return false
+}
+
+// isLowerHex reports whether s is lower-case hexadecimal digits only.
+func isLowerHex(s string) bool {
+	return strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // posixQuote quotes s for sh, bash and zsh: in single quotes, where a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/scoutdev/scout/internal/scouttest"
@@ -35,6 +36,11 @@ func TestGoRunBuildsRunTheScoutOnPATH(t *testing.T) {
 		"/usr/local/bin/scout":                   false,
 		"/home/me/go-builder/scout":              false,
 		"/home/me/go-build/scout":                false,
+		// Go 1.24 and later keep `go run` builds in the build cache.
+		"/home/me/.cache/go-build/e6/e66b5ce9" + strings.Repeat("0", 56) + "-d/scout": true,
+		"/home/me/.cache/go-build/e7/e66b5ce9" + strings.Repeat("0", 56) + "-d/scout": false,
+		"/home/me/bin/e6/e66b5ce9" + strings.Repeat("0", 55) + "-d/scout":             false,
+		"/home/me/bin/e6/e66b5ce9" + strings.Repeat("0", 56) + "/scout":               false,
 	} {
 		if got := isGoRunBuild(exe); got != temporary {
 			t.Errorf("isGoRunBuild(%q) = %v", exe, got)
