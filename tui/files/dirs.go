@@ -1,6 +1,10 @@
 package files
 
-import "github.com/scoutdev/scout/backend/wire"
+import (
+	"fmt"
+
+	"github.com/scoutdev/scout/backend/wire"
+)
 
 // With Options.Dirs (the shell's Alt-C) the page picks folders: the
 // snapshot keeps only its folders, which are ranked and make the tree,
@@ -29,10 +33,18 @@ func onlyFolders(entries []wire.FileEntry) []wire.FileEntry {
 	return out
 }
 
-// noun is what the page counts.
-func (m *Model) noun() string {
+// counted is n of what the page counts: "1 file", "12 folders".
+func (m *Model) counted(n int) string {
 	if m.dirs {
-		return "folders"
+		return plural(n, "folder")
 	}
-	return "files"
+	return plural(n, "file")
+}
+
+// plural is n and noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n != 1 {
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
 }

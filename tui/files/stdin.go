@@ -126,14 +126,14 @@ func (m *Model) reading() bool {
 func (m *Model) stdinCounts() string {
 	s := m.stdin
 	if m.rank.res == nil {
-		return fmt.Sprintf("%d lines", s.read)
+		return plural(s.read, "line")
 	}
 	return fmt.Sprintf("%d/%d", m.rank.res.res.Total, s.read)
 }
 
 // stdinStatus is the status line's part over the input.
 func (m *Model) stdinStatus() string {
-	parts := []string{fmt.Sprintf("%d lines", m.stdin.read)}
+	parts := []string{plural(m.stdin.read, "line")}
 	if !m.stdin.done {
 		parts = append(parts, "reading")
 	}

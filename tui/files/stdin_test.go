@@ -3,6 +3,7 @@ package files_test
 import (
 	"context"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -154,4 +155,33 @@ func TestDirsPicksFoldersOnly(t *testing.T) {
 	if out := h.outcome(); !slices.Equal(out.Items, []string{"internal/server"}) {
 		t.Fatalf("outcome %q", out.Items)
 	}
+}
+
+// TestCountsOfOne: one file, one folder and one line are counted in the
+// singular, on the query line and the status line alike.
+func TestCountsOfOne(t *testing.T) {
+	for _, tc := range []struct {
+		opts  files.Options
+		paths []string
+		want  string
+	}{
+		{files.Options{}, []string{"only.txt"}, "1 file"},
+		{files.Options{}, []string{"a.txt", "b.txt"}, "2 files"},
+		{files.Options{Dirs: true}, []string{"docs/a.md"}, "1 folder"},
+	} {
+		h := start(t, bridgetest.New(bridgetest.Options{Files: tc.paths}), tc.opts, 100, 20)
+		f := h.settled("")
+		if got := countOf(f); got != tc.want {
+			t.Errorf("%q: count %q, want %q", tc.paths, got, tc.want)
+		}
+		if v := ansi.Strip(f.view); !regexp.MustCompile(`· ` + tc.want + `\b`).MatchString(v) {
+			t.Errorf("%q: status line without %q:\n%s", tc.paths, tc.want, v)
+		}
+	}
+	h, pw, _ := startLines(t, files.Options{}, 100, 20)
+	write(t, pw, "one line\n")
+	_ = pw.Close()
+	h.wait("one line counted", func(f frame) bool {
+		return f.settled && !strings.Contains(ansi.Strip(f.view), "reading") && regexp.MustCompile(`\b1 line\b`).MatchString(ansi.Strip(f.view))
+	})
 }

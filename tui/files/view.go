@@ -114,7 +114,7 @@ func (m *Model) counts() string {
 	case !m.treeMode():
 		return fmt.Sprintf("%d/%d", m.rank.res.res.Total, m.snap.files)
 	}
-	return fmt.Sprintf("%d %s", m.snap.files, m.noun())
+	return m.counted(m.snap.files)
 }
 
 // Status implements tui.Page: counts and marks for the status line.
@@ -127,7 +127,7 @@ func (m *Model) Status() string {
 	case m.scan.running:
 		parts = append(parts, "scanning")
 	case m.snap != nil:
-		parts = append(parts, fmt.Sprintf("%d %s", m.snap.files, m.noun()))
+		parts = append(parts, m.counted(m.snap.files))
 	}
 	switch {
 	case m.snap == nil || !m.snap.truncated || (m.following() && m.idx.complete):
