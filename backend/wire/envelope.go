@@ -212,19 +212,24 @@ func nestedNull(raw jsontext.Value) bool {
 // describeDecodeError says which member failed, by its dotted name
 // (params.client.name), when every name on the way is made only of safe
 // characters; the message never echoes values, and never a slash, so that
-// nothing in it reads as a path.
+// nothing in it reads as a path. An unknown member is named by the object
+// holding it only: its own name is the client's (a file name or a key, for
+// all the backend knows), and error texts carry neither.
 func describeDecodeError(err error) string {
 	se, ok := errors.AsType[*json.SemanticError](err)
 	if !ok {
 		return "params do not match the method's schema."
 	}
-	name, safe := memberName(string(se.JSONPointer))
-	switch {
-	case errors.Is(se.Err, json.ErrUnknownName) && safe:
-		return name + " is not a member of the method's params."
-	case errors.Is(se.Err, json.ErrUnknownName):
+	ptr := string(se.JSONPointer)
+	if errors.Is(se.Err, json.ErrUnknownName) {
+		if i := strings.LastIndexByte(ptr, '/'); i > 0 {
+			if name, safe := memberName(ptr[:i]); safe {
+				return name + " has an unknown member."
+			}
+		}
 		return "params has an unknown member."
-	case safe:
+	}
+	if name, safe := memberName(ptr); safe {
 		return name + " has the wrong type or value."
 	}
 	return "params do not match the method's schema."

@@ -206,7 +206,8 @@ func TestDecodeParams(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		`{"ref":"root","limit":"x"}`:                         "params.limit has the wrong type or value.",
-		`{"ref":"root","etc":{"passwd":1}}`:                  "params.etc is not a member of the method's params.",
+		`{"ref":"root","etc":{"passwd":1}}`:                  "params has an unknown member.",
+		`{"ref":"root","id_rsa":1}`:                          "params has an unknown member.",
 		`{"ref":"root","` + strings.Repeat("a", 70) + `":1}`: "params has an unknown member.",
 	} {
 		if e := DecodeParams([]byte(in), &ListParams{}); e == nil || e.Error() != want {
