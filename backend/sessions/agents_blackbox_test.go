@@ -351,6 +351,7 @@ func TestAgentSourcesOpen(t *testing.T) {
 		{wire.AgentGemini, sessionstest.ID("gm-misfiled"), wire.CodeCwdMismatch},
 		{wire.AgentGemini, sessionstest.ID("gm-subagent"), wire.CodeNotFound},
 		{wire.AgentGemini, sessionstest.ID("gm-nothing"), wire.CodeNotFound},
+		{wire.AgentGemini, sessionstest.ID("gm-rewound-away"), wire.CodeNotFound},
 		{wire.AgentScout, sessionstest.ID("cc-cd"), wire.CodeNotFound},
 		{"aider", "x", wire.CodeInvalidParams},
 	} {

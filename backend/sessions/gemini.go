@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash/fnv"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,8 +127,13 @@ func (s *geminiSource) busy(f *frame, id string) bool { return false }
 // the project folder names. Subagent histories (kind "subagent") are
 // never sessions. Title: the last summary, else the first user message
 // Gemini would resume (not empty, not a slash command or an injected
-// context). Rewinds are not replayed (the title may be that of a message
-// rewound since).
+// context); as in Gemini's own list, a rewind does not change it (the
+// title may be that of a message rewound since). A rewind does decide
+// membership: {"$rewindTo":id} removes that message and every later one,
+// and a history left with no user message to resume is not a session
+// (Gemini lists it no more). For that the reader keeps the hashes of the
+// messages up to the first live user message (at most geminiPrefix): a
+// rewind to one of them removes it; a rewind to any other id is after it.
 type geminiHistory struct {
 	src         *geminiSource
 	hashes      []string
@@ -143,7 +150,19 @@ type geminiHistory struct {
 	user        []byte
 	hasUser     bool
 	scratch     titleBuilder
+	// live is set while a user message Gemini would resume survives the
+	// rewinds so far; prefix holds the hashes of the message ids up to it
+	// (liveAt is its index), or of every message while none is live.
+	live   bool
+	liveAt int
+	prefix []uint64
 }
+
+// geminiPrefix bounds the message ids a Gemini history's reader keeps: the
+// messages before the first user message it resumes (slash commands, info
+// lines) are a handful. A rewind to an id past the bound is read as one
+// after that user message.
+const geminiPrefix = 64
 
 func (h *geminiHistory) record(line []byte) error {
 	h.records++
@@ -174,6 +193,7 @@ func (h *geminiHistory) record(line []byte) error {
 	}
 	switch {
 	case rewind:
+		h.rewind(line)
 	case msg:
 		h.message(line)
 	case set:
@@ -230,14 +250,19 @@ func (h *geminiHistory) update(line []byte) {
 	})
 }
 
-// message applies a message record: its time, and the first user message
-// Gemini would resume.
+// message applies a message record: its time, its place before the live
+// user message, and the first user message Gemini would resume.
 func (h *geminiHistory) message(obj []byte) {
 	s := &h.src.scan
 	isUser := false
 	var content []byte
+	var id uint64
 	s.members(obj, func(k, v []byte) bool {
 		switch string(k) {
+		case "id":
+			if str, ok := s.str(v); ok {
+				id = idHash(str)
+			}
 		case "timestamp":
 			if t, ok := h.time(v); ok {
 				h.stamp(t)
@@ -249,17 +274,60 @@ func (h *geminiHistory) message(obj []byte) {
 		}
 		return true
 	})
-	if isUser && !h.hasUser && content != nil {
-		h.userText(content)
+	if h.live {
+		return // a later message: a rewind to it leaves the live one
 	}
+	at := slices.Index(h.prefix, id)
+	switch {
+	case at >= 0: // written again (Gemini rewrites a message as it grows)
+	case len(h.prefix) < geminiPrefix:
+		h.prefix = append(h.prefix, id)
+		at = len(h.prefix) - 1
+	default:
+		at = len(h.prefix) // past every id kept: a rewind to any removes it
+	}
+	if isUser && content != nil && h.userText(content) {
+		h.live, h.liveAt = true, at
+	}
+}
+
+// rewind applies a {"$rewindTo":id} line: the message id and every later
+// one are gone, the live user message among them when it is not before id.
+func (h *geminiHistory) rewind(line []byte) {
+	s := &h.src.scan
+	var id uint64
+	s.members(line, func(k, v []byte) bool {
+		if string(k) == "$rewindTo" {
+			if str, ok := s.str(v); ok {
+				id = idHash(str)
+			}
+		}
+		return true
+	})
+	at := slices.Index(h.prefix, id)
+	switch {
+	case at < 0:
+	case !h.live:
+		h.prefix = h.prefix[:at]
+	case at <= h.liveAt:
+		h.live, h.prefix = false, h.prefix[:at]
+	}
+}
+
+// idHash is the FNV-1a hash of a message id.
+func idHash(id []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(id)
+	return h.Sum64()
 }
 
 // geminiIgnored start user texts Gemini does not resume (isIgnoredUserContent).
 var geminiIgnored = []string{"/", "?", "<session_context>", "<hook_context>"}
 
-// userText takes a user message's content (a string, or parts whose text
-// is joined) when Gemini would resume it.
-func (h *geminiHistory) userText(content []byte) {
+// userText reports whether Gemini would resume a user message of content
+// (a string, or parts whose text is joined), and takes the first such as
+// the title.
+func (h *geminiHistory) userText(content []byte) bool {
 	b := &h.scratch
 	b.reset()
 	if isString(content) {
@@ -273,9 +341,12 @@ func (h *geminiHistory) userText(content []byte) {
 		})
 	}
 	if b.runes == 0 || hasPrefix(b.text(), geminiIgnored...) {
-		return
+		return false
 	}
-	h.user, h.hasUser = append(h.user[:0], b.text()...), true
+	if !h.hasUser {
+		h.user, h.hasUser = append(h.user[:0], b.text()...), true
+	}
+	return true
 }
 
 // partText is the literal of a part's text: the part itself when it is a
@@ -322,7 +393,7 @@ func (h *geminiHistory) result() (wire.SessionRow, error) {
 		return row, errNotSession
 	case !h.ours():
 		return row, errForeign
-	case !h.hasUser:
+	case !h.live:
 		return row, errNotSession
 	case !h.hasTS && !h.hasStart:
 		return row, errNoTime

@@ -212,6 +212,15 @@ func (a *Agents) gemini(t testing.TB, must func(int64, error), big bool) {
 	a.row(wire.AgentGemini, ID("gm-malformed"), "with a broken line")
 	must(WriteGemini(dir, GeminiSession{ID: ID("gm-legacy"), Dir: ws, HashFolder: true, Prompt: "from a hash-named folder"}))
 	a.row(wire.AgentGemini, ID("gm-legacy"), "from a hash-named folder")
+	// Rewinds (/rewind): to the first reply keeps the session; to the
+	// first prompt leaves nothing to resume (not a row, not counted) unless
+	// a prompt follows, and the title stays the first prompt, as Gemini
+	// lists it.
+	must(WriteGemini(dir, GeminiSession{ID: ID("gm-rewound-reply"), Dir: ws, Prompt: "keep this prompt", Turns: 2, RewindTo: 2, Start: Epoch.Add(3*time.Hour + time.Minute)}))
+	a.row(wire.AgentGemini, ID("gm-rewound-reply"), "keep this prompt")
+	must(WriteGemini(dir, GeminiSession{ID: ID("gm-rewound-away"), Dir: ws, Prompt: "rewound away", Turns: 2, RewindTo: 1, Start: Epoch.Add(3*time.Hour + 2*time.Minute)}))
+	must(WriteGemini(dir, GeminiSession{ID: ID("gm-rewound-again"), Dir: ws, Prompt: "the first prompt", RewindTo: 1, After: "asked again", Start: Epoch.Add(3*time.Hour + 3*time.Minute)}))
+	a.row(wire.AgentGemini, ID("gm-rewound-again"), "the first prompt")
 	// Not rows, not counted: a subagent's, only a slash command, no user message.
 	must(WriteGemini(dir, GeminiSession{ID: ID("gm-subagent"), Dir: ws, Subagent: true, Parent: ID("gm-here"), Prompt: "subtask"}))
 	must(WriteGemini(dir, GeminiSession{ID: ID("gm-command"), Dir: ws, Prompt: "/stats", Start: Epoch.Add(3 * time.Hour)}))

@@ -60,6 +60,11 @@ type GeminiSession struct {
 	TextBytes int
 	// Summary appends a $set of the summary.
 	Summary string
+	// RewindTo, when not 0, appends {"$rewindTo": the id of that message}
+	// (1 is the first message written) after the turns, as /rewind does;
+	// After is then a user message written after the rewind.
+	RewindTo int
+	After    string
 	// Subagent writes a subagent's history (kind "subagent") under
 	// chats/<Parent>/.
 	Subagent bool
@@ -183,6 +188,16 @@ func (g GeminiSession) write(w *countingWriter) {
 		w.WriteString(head)
 		padString(w, "", g.OversizedBytes-len(head)-len(`}`))
 		w.WriteString("}\n")
+	}
+	if g.RewindTo > 0 {
+		target := newUUIDs(g.ID)
+		for range g.RewindTo - 1 {
+			target.next()
+		}
+		fmt.Fprintf(w, `{"$rewindTo":%q}`+"\n", target.next())
+		if g.After != "" {
+			fmt.Fprintf(w, `{"id":%q,"timestamp":%q,"type":"user","content":[{"text":%s}]}`+"\n", id.next(), c.next(), quote(g.After))
+		}
 	}
 	if g.Summary != "" {
 		fmt.Fprintf(w, `{"$set":{"summary":%s}}`+"\n", quote(g.Summary))
