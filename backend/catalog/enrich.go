@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -86,20 +87,28 @@ func parseEnrichedModel(raw jsontext.Value) (enrichment, bool) {
 		Name      *string        `json:"name"`
 		Reasoning jsontext.Value `json:"reasoning"`
 		Limit     *struct {
-			Context *float64 `json:"context"`
+			Context jsontext.Value `json:"context"`
 		} `json:"limit"`
 	}
 	if json.Unmarshal(raw, &m) != nil {
 		return enrichment{}, false
+	}
+	var window jsontext.Value
+	if m.Limit != nil {
+		window = m.Limit.Context
+	}
+	if len(window) > 0 && window.Kind() != '0' && window.Kind() != 'n' {
+		return enrichment{}, false // not a number: the wrong shape
 	}
 	var e enrichment
 	if m.Name != nil {
 		e.Name = cleanName(*m.Name)
 	}
 	e.Efforts = effortsOf(m.Reasoning)
-	if m.Limit != nil && m.Limit.Context != nil {
-		c := *m.Limit.Context
-		if c >= 0 && c <= math.MaxInt32*1024 && c == math.Trunc(c) {
+	if len(window) > 0 && window.Kind() == '0' {
+		// A number past float64's range (1e400) is another number: 0.
+		c, err := strconv.ParseFloat(string(window), 64)
+		if err == nil && c >= 0 && c <= math.MaxInt32*1024 && c == math.Trunc(c) {
 			e.ContextWindow = int64(c)
 		}
 	}

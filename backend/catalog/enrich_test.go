@@ -39,6 +39,25 @@ func TestParseEnrichment(t *testing.T) {
 	if g := info["gpt-5"]; g.Name != "Proxied GPT-5" || fmt.Sprint(g.Efforts) != "[minimal low]" {
 		t.Errorf("own key first: %+v", g)
 	}
+	// limit.context: another number than a non-negative integer of at most
+	// 2,199,023,254,528 gives 0, the rest of the entry kept; a value that is
+	// not a number is the wrong shape.
+	for context, want := range map[string]int64{
+		`1e400`: 0, `-1`: 0, `1.5`: 0, `2199023254528`: 2199023254528, `2199023254529`: 0,
+		`123456789012345678901234567890`: 0, `1e3`: 1000, `null`: 0,
+	} {
+		doc := `{"p":{"models":{"m":{"name":"Huge","reasoning":true,"limit":{"context":` + context + `}}}}}`
+		info, err := parseEnrichment([]byte(doc), []string{"p"})
+		if g, ok := info["m"]; err != nil || !ok || g.Name != "Huge" || len(g.Efforts) != 3 || g.ContextWindow != want {
+			t.Errorf("context %s: %+v %v, want the entry with context %d", context, info, err, want)
+		}
+	}
+	for _, shape := range []string{`"400000"`, `true`, `[1]`} {
+		doc := `{"p":{"models":{"m":{"name":"Huge","limit":{"context":` + shape + `}}}}}`
+		if info, _ := parseEnrichment([]byte(doc), []string{"p"}); len(info) != 0 {
+			t.Errorf("context %s: %+v, want the entry ignored", shape, info)
+		}
+	}
 	for _, bad := range []string{``, `[]`, `{"openai":`, `{"openai":{"models":[]}}`} {
 		if _, err := parseEnrichment([]byte(bad), []string{"openai"}); err == nil {
 			t.Errorf("%q accepted", bad)
