@@ -19,6 +19,11 @@ type Height struct {
 // leave no room for the list.
 const minPercentRows = 10
 
+// minRows is the fewest rows a number of rows gives, the terminal's height
+// permitting: the tab bar, the query line, the status line and one row of
+// candidates. `--height 3` would leave no candidate to see.
+const minRows = 4
+
 // ParseHeight reads "N" (rows, at least 1) or "N%" (1 to 100).
 func ParseHeight(s string) (Height, error) {
 	num, pct := strings.CutSuffix(s, "%")
@@ -45,5 +50,5 @@ func (h Height) Rows(term int) int {
 	case h.percent > 0:
 		return min(max(term*h.percent/100, minPercentRows), term)
 	}
-	return min(h.rows, term)
+	return min(max(h.rows, minRows), term)
 }
