@@ -476,15 +476,17 @@ func TestNoPathsInErrors(t *testing.T) {
 	if strings.Contains(string(m.Raw), dir) {
 		t.Fatalf("error echoes a path: %s", m.Raw)
 	}
-	// A safe member name is named, but never in a form that reads as a
-	// path (a JSON pointer such as /etc/passwd).
+	// A member of the method is named, never in a form that reads as a
+	// path (a JSON pointer such as /etc/passwd); a member the client made
+	// up (etc, id_rsa) is not named at all.
 	p.Send(`{"jsonrpc":"2.0","id":"b","method":"initialize","params":{"protocol_version":1,"etc":{"passwd":1}}}`)
 	p.Send(`{"jsonrpc":"2.0","id":"c","method":"initialize","params":{"protocol_version":1,"client":"home"}}`)
-	for _, want := range []string{"params.etc", "params.client"} {
+	p.Send(`{"jsonrpc":"2.0","id":"d","method":"initialize","params":{"protocol_version":1,"id_rsa":1}}`)
+	for _, tc := range []struct{ want, not string }{{"params has an unknown member", "etc"}, {"params.client", "home"}, {"params has an unknown member", "id_rsa"}} {
 		m := p.Next(scouttest.DefaultTimeout)
 		expectError(t, m, wire.CodeInvalidParams, m.ID)
-		if msg := m.Error.Message; strings.Contains(msg, "/") || !strings.Contains(msg, want) {
-			t.Errorf("message %q: want %s named without a slash", msg, want)
+		if msg := m.Error.Message; strings.Contains(msg, "/") || !strings.Contains(msg, tc.want) || strings.Contains(msg, tc.not) {
+			t.Errorf("message %q: want %q, without a slash or %q", msg, tc.want, tc.not)
 		}
 	}
 }
