@@ -83,7 +83,7 @@ func TestShellPickerOptions(t *testing.T) {
 			x.Keys("Escape")
 			x.WaitScreen("the prompt again", func(s string) bool { return !strings.Contains(s, "2 files") })
 			x.Keys("M-c")
-			s = x.WaitScreen("the folder picker", func(s string) bool { return strings.Contains(s, "1 folders") })
+			s = x.WaitScreen("the folder picker", func(s string) bool { return strings.Contains(s, "1 folder") })
 			if used := usedRows(s); used < 25 {
 				t.Fatalf("Alt-C's picker takes %d rows with SCOUT_ALT_C_OPTS empty, want the full screen:\n%s", used, s)
 			}
