@@ -135,6 +135,10 @@ func guard(in io.Reader, pw *io.PipeWriter, w *frameWriter) {
 		case !json.Valid(line):
 			_, werr = w.Write(parseError)
 		default:
+			// White space around the value is valid JSON, but the SDK's
+			// reader wants the newline right after the value and ends
+			// the session otherwise: it gets the value alone.
+			line = bytes.TrimSpace(line)
 			call, ok := decode(line)
 			if !ok {
 				_, werr = w.Write(invalidRequest)

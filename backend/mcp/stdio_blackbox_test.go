@@ -81,3 +81,26 @@ func TestEndOfInputAnswersWhatWasRead(t *testing.T) {
 		}
 	}
 }
+
+// TestWhiteSpaceAroundAMessage: white space before and after a message
+// on its line is valid JSON; the real `scout mcp` answers such requests
+// and keeps serving. The SDK's reader wanted the newline right after the
+// value, and one trailing space or tab ended the session (exit 2) with
+// every answer still owed lost.
+func TestWhiteSpaceAroundAMessage(t *testing.T) {
+	t.Parallel()
+	p := scouttest.Start(t, scouttest.Options{
+		Args: []string{"mcp"},
+		Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
+	})
+	p.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}} `)
+	p.Await("init")
+	p.Send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\t")
+	for i, frame := range []string{"%s ", "%s\t", "  %s", "\t%s \t "} {
+		id := fmt.Sprintf("p%d", i)
+		p.Send(fmt.Sprintf(frame, `{"jsonrpc":"2.0","id":"`+id+`","method":"ping"}`))
+		if m, _ := p.Await(id); m.Error != nil || string(m.Raw) != `{"jsonrpc":"2.0","id":"`+id+`","result":{}}` {
+			t.Errorf("ping framed %q: %s", frame, m.Raw)
+		}
+	}
+}
