@@ -116,11 +116,17 @@ func (s *Server) list(ctx context.Context, raw json.RawMessage) (any, string, er
 	default:
 		limit = maxLimit
 	}
-	ctx, cancel := context.WithTimeout(ctx, listDeadline)
+	walkCtx, cancel := context.WithTimeout(ctx, listDeadline)
 	defer cancel()
 	lim := listLimits
 	lim.MaxEntries = limit + 1 // one more than asked: whether more exist
-	res := result(shown(rel), files.Walk(ctx, folder, lim, args.Recursive), limit, budget)
+	walk := files.Walk(walkCtx, folder, lim, args.Recursive)
+	if err := ctx.Err(); err != nil {
+		// Cancelled (notifications/cancelled), not the deadline: no
+		// partial listing passed off as one the bounds cut.
+		return nil, "", err
+	}
+	res := result(shown(rel), walk, limit, budget)
 	return res, listText(res, args.Recursive), nil
 }
 

@@ -2,10 +2,17 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/scoutdev/scout/backend/fsguard"
+	"github.com/scoutdev/scout/backend/policy"
 )
 
 func TestReadSliceLines(t *testing.T) {
@@ -137,5 +144,33 @@ func TestCappedRing(t *testing.T) {
 		if !cut || got != want {
 			t.Errorf("ring content differs (%d bytes written)", len(all))
 		}
+	}
+}
+
+// TestCancelledListIsNoListing: a project_fs_list whose request was
+// cancelled (notifications/cancelled cancels its context) answers the
+// cancellation, not the entries walked so far as a listing the bounds cut.
+func TestCancelledListIsNoListing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := fsguard.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	pol, err := policy.New(1, dir, policy.Rules{RespectIgnore: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Root: root, RootPaths: []string{dir}, Policy: pol, Version: "test"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res, _, err := s.list(ctx, json.RawMessage(`{"recursive":true}`)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled listing answered %+v, %v", res, err)
+	}
+	if res, _, err := s.list(context.Background(), json.RawMessage(`{"recursive":true}`)); err != nil || res.(ListResult).Count != 1 {
+		t.Fatalf("a listing answered %+v, %v", res, err)
 	}
 }
