@@ -70,16 +70,16 @@ func groupDigits(n int) string {
 // merger merges index pages into what a snapshot holds, under the
 // ceiling.
 type merger struct {
-	snapshot map[string]struct{} // the snapshot's paths
-	held     int                 // entries held: the snapshot's and merged
+	snapshot map[string]bool // the snapshot's paths: whether the walk listed them
+	held     int             // entries held: the snapshot's and merged
 	ceiling  int
 	stopped  bool // the ceiling was reached
 }
 
 func newMerger(snapshot []wire.FileEntry, ceiling int) *merger {
-	m := &merger{snapshot: make(map[string]struct{}, len(snapshot)), held: len(snapshot), ceiling: ceiling}
+	m := &merger{snapshot: make(map[string]bool, len(snapshot)), held: len(snapshot), ceiling: ceiling}
 	for _, e := range snapshot {
-		m.snapshot[e.Path] = struct{}{}
+		m.snapshot[e.Path] = false
 	}
 	m.stopped = m.held >= ceiling
 	return m
@@ -91,7 +91,10 @@ func newMerger(snapshot []wire.FileEntry, ceiling int) *merger {
 func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
 	fresh := page[:0]
 	for _, e := range page {
-		if _, dup := m.snapshot[e.Path]; dup {
+		if listed, dup := m.snapshot[e.Path]; dup {
+			if !listed {
+				m.snapshot[e.Path] = true
+			}
 			continue
 		}
 		if m.held >= m.ceiling {
@@ -102,6 +105,36 @@ func (m *merger) merge(page []wire.FileEntry) []wire.FileEntry {
 		m.held++
 	}
 	return fresh
+}
+
+// unlisted returns the snapshot's paths the walk did not list: after a
+// complete walk, those gone since the snapshot was taken (nil: none).
+func (m *merger) unlisted() map[string]bool {
+	var gone map[string]bool
+	for p, listed := range m.snapshot {
+		if !listed {
+			if gone == nil {
+				gone = map[string]bool{}
+			}
+			gone[p] = true
+		}
+	}
+	return gone
+}
+
+// without returns a ranker of r's paths but those of gone, in r's order,
+// and the indexes in r of the paths it left out, ascending.
+func without(r *rank.Ranker, gone map[string]bool) (*rank.Ranker, []int) {
+	var keep []string
+	var dropped []int
+	for i := range r.Len() {
+		if p := r.Path(i); gone[p] {
+			dropped = append(dropped, i)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	return rank.New(keep), dropped
 }
 
 // Complete is what `scout filter` searches: every file of the tree that

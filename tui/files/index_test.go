@@ -3,6 +3,7 @@ package files_test
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -239,5 +240,73 @@ func TestIndexFollowsDirs(t *testing.T) {
 	h.press(tea.KeyEnter)
 	if out := h.outcome(); !slices.Equal(out.Items, []string{"deep/a/b/c/d/e/f/g"}) {
 		t.Fatalf("outcome %q", out.Items)
+	}
+}
+
+// TestTheIndexSupersedesTheSnapshot: a file the snapshot listed and the
+// complete walk did not (removed in between, or no longer visible) leaves
+// the page when the walk ends: the count is the walk's, a query no longer
+// finds it, the tree no longer shows it, and a mark on it is taken back.
+func TestTheIndexSupersedesTheSnapshot(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: bigTree(), Snapshot: 300, IndexPage: 90})
+	snap, err := fake.ProjectFiles(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gone, kept string
+	for _, e := range snap.Entries {
+		if e.Kind == wire.KindFile {
+			if gone == "" {
+				gone = e.Path
+			} else if kept == "" {
+				kept = e.Path
+			}
+		}
+	}
+	if gone == "" || kept == "" || !snap.Truncated {
+		t.Fatalf("the snapshot holds no two files or is whole: %d entries", len(snap.Entries))
+	}
+	opts, gate, fn := held()
+	fake.SetIndex(func(ctx context.Context, n int, def wire.ProjectIndexResult, err error) (wire.ProjectIndexResult, error) {
+		def.Entries = slices.DeleteFunc(slices.Clone(def.Entries), func(e wire.FileEntry) bool { return e.Path == gone })
+		return fn(ctx, n, def, err)
+	})
+	opts.Multi = true
+	h := start(t, fake, opts, 120, 30)
+	h.waitText("indexing the rest of the tree")
+	h.typeText(path.Base(gone))
+	f := h.wait("the snapshot's file found", func(f frame) bool { return f.settled && slices.Contains(f.rows, gone) })
+	for f.focused != gone {
+		h.press(tea.KeyDown)
+		f = h.wait("the focus to move", func(g frame) bool { return g.focused != f.focused })
+	}
+	h.press(tea.KeyTab)
+	h.wait("the mark", func(f frame) bool { return slices.Contains(f.marked, gone) })
+	close(gate)
+	h.wait("the walk's count", func(f frame) bool { return f.settled && strings.HasSuffix(countOf(f), "/601") })
+	f = h.wait("the file gone from the ranking", func(f frame) bool { return f.settled && !slices.Contains(f.rows, gone) })
+	if slices.Contains(f.marked, gone) {
+		t.Errorf("the gone file is still marked: %q", f.marked)
+	}
+	for range len(path.Base(gone)) {
+		h.press(tea.KeyBackspace)
+	}
+	f = h.wait("the tree with every file counted", func(f frame) bool { return f.settled && f.query == "" && countOf(f) == "601 files" })
+	// Open the folders down to the gone file's: its siblings are there,
+	// it is not.
+	parts := strings.Split(gone, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		for f.focused != dir {
+			h.press(tea.KeyDown)
+			f = h.wait("the focus to move", func(g frame) bool { return g.focused != f.focused })
+		}
+		h.press(tea.KeyRight)
+		f = h.wait(dir+" to open", func(g frame) bool {
+			return slices.ContainsFunc(g.rows, func(r string) bool { return strings.HasPrefix(r, dir+"/") })
+		})
+	}
+	if slices.Contains(f.rows, gone) {
+		t.Errorf("the tree still shows %s: %q", gone, f.rows)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/rank"
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -65,14 +67,15 @@ type indexing struct {
 	err      string  // why it failed
 	retries  int
 
-	dirs     []tree.Entry // merged folders the tree does not hold yet
-	filesIn  int          // the ranker's first filesIn files are in the tree
-	building bool         // a tree is being built
-	next     time.Time    // no rebuild before this
-	tick     bool         // a treeTickMsg is on its way
-	dirty    bool         // pages arrived since the ranking shown began
-	rankAt   time.Time    // when the last ranking was started
-	rerank   bool         // a rerankMsg is on its way
+	dirs     []tree.Entry    // merged folders the tree does not hold yet
+	gone     map[string]bool // paths the tree holds and the walk found gone
+	filesIn  int             // the ranker's first filesIn files are in the tree
+	building bool            // a tree is being built
+	next     time.Time       // no rebuild before this
+	tick     bool            // a treeTickMsg is on its way
+	dirty    bool            // pages arrived since the ranking shown began
+	rankAt   time.Time       // when the last ranking was started
+	rerank   bool            // a rerankMsg is on its way
 }
 
 // indexMsg is one page of walk seq of epoch, already merged: fresh are
@@ -86,6 +89,12 @@ type indexMsg struct {
 	stopped    bool
 	next       <-chan fetched // the next page, already asked for
 	err        error
+	// With the last page of a walk that did not list some of the
+	// snapshot's paths (gone since): those paths, a ranker without them,
+	// and the indexes in the old ranker of the paths it left out.
+	gone    map[string]bool
+	ranker  *rank.Ranker
+	dropped []int
 }
 
 type indexRetryMsg struct{ seq, epoch int }
@@ -182,7 +191,33 @@ func (m *Model) indexStep(ch <-chan fetched) tea.Cmd {
 		fresh := mg.merge(page.Entries)
 		files := candidates(fresh)
 		snap.ranker.Add(files)
-		return indexMsg{seq: seq, epoch: epoch, page: page, fresh: fresh, files: len(files), stopped: mg.stopped, next: next}
+		msg := indexMsg{seq: seq, epoch: epoch, page: page, fresh: fresh, files: len(files), stopped: mg.stopped, next: next}
+		if page.Complete && !mg.stopped {
+			// The index supersedes the snapshot (docs/protocol.md §5):
+			// what it did not list is gone.
+			if msg.gone = mg.unlisted(); msg.gone != nil {
+				msg.ranker, msg.dropped = without(snap.ranker, msg.gone)
+			}
+		}
+		return msg
+	}
+}
+
+// supersede takes out of the page what the snapshot listed and the
+// complete walk did not: a new snapshot holds the ranker without those
+// paths (rankings of the old one are discarded as stale), the tree drops
+// them at its next build, and a mark on one is taken back.
+func (m *Model) supersede(msg indexMsg) {
+	s := *m.snap
+	s.ranker, s.files = msg.ranker, msg.ranker.Len()
+	m.snap = &s
+	m.idx.filesIn -= sort.SearchInts(msg.dropped, m.idx.filesIn) // those already in the tree
+	m.idx.gone = msg.gone
+	if len(m.marks) > 0 {
+		m.marks = slices.DeleteFunc(m.marks, func(p string) bool { return msg.gone[p] })
+		for p := range msg.gone {
+			delete(m.marked, p)
+		}
 	}
 }
 
@@ -219,7 +254,12 @@ func (m *Model) handleIndex(msg indexMsg) tea.Cmd {
 	m.idx.retries = 0
 	m.snap.files += msg.files
 	m.idx.dirs = keepFolders(m.idx.dirs, msg.fresh)
-	cmds := []tea.Cmd{m.growTree(), m.scheduleRerank()}
+	rerank := m.scheduleRerank
+	if msg.ranker != nil {
+		m.supersede(msg)
+		rerank = m.startRank // at once: a ranking in flight ranks the old snapshot
+	}
+	cmds := []tea.Cmd{m.growTree(), rerank()}
 	switch {
 	case msg.stopped:
 		m.idx.stopped = true
@@ -317,7 +357,7 @@ func (m *Model) growTree() tea.Cmd {
 		return nil
 	}
 	files := m.snap.ranker.Len()
-	if files == m.idx.filesIn && len(m.idx.dirs) == 0 {
+	if files == m.idx.filesIn && len(m.idx.dirs) == 0 && m.idx.gone == nil {
 		return nil
 	}
 	if wait := time.Until(m.idx.next); wait > 0 && m.indexingNow() {
@@ -328,11 +368,11 @@ func (m *Model) growTree() tea.Cmd {
 		seq, epoch := m.idx.seq, m.epoch
 		return tea.Tick(wait, func(time.Time) tea.Msg { return treeTickMsg{seq, epoch} })
 	}
-	base, ranker, from, dirs := m.tree.View(), m.snap.ranker, m.idx.filesIn, m.idx.dirs
+	base, ranker, from, dirs, gone := m.tree.View(), m.snap.ranker, m.idx.filesIn, m.idx.dirs, m.idx.gone
 	if m.dirs {
 		from = files // the ranker's paths are the folders kept aside
 	}
-	m.idx.filesIn, m.idx.dirs, m.idx.building = files, nil, true
+	m.idx.filesIn, m.idx.dirs, m.idx.gone, m.idx.building = files, nil, nil, true
 	seq, epoch := m.idx.seq, m.epoch
 	return func() tea.Msg {
 		start := time.Now()
@@ -340,7 +380,11 @@ func (m *Model) growTree() tea.Cmd {
 		for i := from; i < files; i++ {
 			add = append(add, tree.Entry{Path: ranker.Path(i), Kind: tree.File})
 		}
-		t, err := tree.New(mergeSorted(base, add))
+		entries := mergeSorted(base, add)
+		if gone != nil {
+			entries = slices.DeleteFunc(entries, func(e tree.Entry) bool { return gone[e.Path] })
+		}
+		t, err := tree.New(entries)
 		return treeMsg{seq: seq, epoch: epoch, tree: t, took: time.Since(start), err: err}
 	}
 }
