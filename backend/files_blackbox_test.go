@@ -289,6 +289,75 @@ func TestIgnoreFilesAboveTheWorkspace(t *testing.T) {
 	}
 }
 
+// TestWorktreesAndSubmodulesExclude: in a linked worktree (`git worktree
+// add`, its .git a file naming the git directory) the repository's own
+// info/exclude applies, in the worktree and in a workspace below its top,
+// as git applies it; and so does a submodule's, read from the git
+// directory its .git file names (a relative path).
+func TestWorktreesAndSubmodulesExclude(t *testing.T) {
+	t.Parallel()
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v %s", args[0], err, out)
+		}
+	}
+	base := t.TempDir()
+	main := filepath.Join(base, "main")
+	if err := makefs.Make(main, "tracked.txt << t"); err != nil {
+		t.Fatal(err)
+	}
+	gitInit(t, main)
+	git(main, "add", ".")
+	git(main, "commit", "-q", "-m", "i")
+	if err := os.WriteFile(filepath.Join(main, ".git", "info", "exclude"), []byte("wtex*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(base, "wt")
+	git(main, "worktree", "add", "-q", wt)
+	if err := makefs.Make(wt, "wtexA", "normal", "sub/wtexB", "sub/kept"); err != nil {
+		t.Fatal(err)
+	}
+	for ws, want := range map[string][]string{wt: {"normal", "sub/kept", "tracked.txt"}, filepath.Join(wt, "sub"): {"kept"}} {
+		// The oracle: git lists the same, tracked files aside.
+		if git := gitListed(t, ws); !slices.Equal(git, slices.DeleteFunc(slices.Clone(want), func(p string) bool { return p == "tracked.txt" })) {
+			t.Fatalf("%s: git lists %q", filepath.Base(ws), git)
+		}
+		if got := scannedFiles(t, ws); !slices.Equal(got, want) {
+			t.Errorf("%s: project.files lists %q, want %q", filepath.Base(ws), got, want)
+		}
+	}
+	// A submodule: its .git names ../.git/modules/sub, a whole git
+	// directory with its own info/exclude.
+	sub := filepath.Join(base, "lib")
+	if err := makefs.Make(sub, "lib.go << package lib"); err != nil {
+		t.Fatal(err)
+	}
+	gitInit(t, sub)
+	git(sub, "add", ".")
+	git(sub, "commit", "-q", "-m", "i")
+	git(main, "submodule", "add", "-q", sub, "vendor/lib")
+	modules := filepath.Join(main, ".git", "modules", "vendor", "lib", "info")
+	if err := os.MkdirAll(modules, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(modules, "exclude"), []byte("subex*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(main, "vendor", "lib")
+	if err := makefs.Make(ws, "subexA", "plain"); err != nil {
+		t.Fatal(err)
+	}
+	if git := gitListed(t, ws); !slices.Equal(git, []string{"plain"}) {
+		t.Fatalf("submodule: git lists %q", git)
+	}
+	if got := scannedFiles(t, ws); !slices.Equal(got, []string{"lib.go", "plain"}) {
+		t.Errorf("submodule: project.files lists %q, want lib.go and plain", got)
+	}
+}
+
 // TestWorkspaceInsideAnIgnoredDirectory (docs/protocol.md §10.6.1): git lists nothing in an
 // ignored directory, but a workspace there is not hidden as a whole: each
 // entry is decided by its own path.

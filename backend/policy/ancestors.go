@@ -64,7 +64,7 @@ func (r *repository) rules() []*pattern {
 	if err != nil {
 		return nil
 	}
-	out := withBase(parseLines(readExclude(d), nil), r.base)
+	out := withBase(parseLines(readExclude(d, r.top), nil), r.base)
 	for i := 0; ; i++ {
 		out = append(out, withBase(parseLines(readIgnoreFile(d, GitignoreFile), nil), r.base[i:])...)
 		out = append(out, withBase(parseLines(readIgnoreFile(d, IgnoreFile), nil), r.base[i:])...)

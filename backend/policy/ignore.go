@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/scoutdev/scout/backend/fsguard"
@@ -29,7 +30,8 @@ type IgnoreFiles uint8
 const (
 	HasGitignore IgnoreFiles = 1 << iota
 	HasIgnore
-	// HasGitDir marks a real .git directory at the root (.git/info/exclude).
+	// HasGitDir marks .git at the root (its info/exclude): a directory, or
+	// the file of a worktree or submodule naming its git directory.
 	HasGitDir
 	// ProbeIgnoreFiles makes Enter look for every ignore file itself.
 	ProbeIgnoreFiles = HasGitignore | HasIgnore | HasGitDir
@@ -42,7 +44,7 @@ func IgnoreFileKind(name string, isDir bool) IgnoreFiles {
 		return HasGitignore
 	case name == IgnoreFile && !isDir:
 		return HasIgnore
-	case name == ".git" && isDir:
+	case name == ".git":
 		return HasGitDir
 	}
 	return 0
@@ -267,17 +269,71 @@ func readIgnoreFile(d *fsguard.Dir, name string) []byte {
 	return data
 }
 
-// readExclude reads .git/info/exclude below the root directory d.
-func readExclude(d *fsguard.Dir) []byte {
-	git, err := d.OpenDir(".git")
-	if err != nil {
+// readExclude reads the info/exclude of the repository whose work tree's
+// top is d (at the absolute path dir): .git/info/exclude when .git is a
+// directory. A worktree's or a submodule's .git is a file naming its git
+// directory ("gitdir: PATH", relative to dir when not absolute); a
+// worktree's git directory names the repository's own in its commondir
+// file, and git reads the info/exclude there, as this does.
+func readExclude(d *fsguard.Dir, dir string) []byte {
+	if git, err := d.OpenDir(".git"); err == nil {
+		defer git.Close()
+		return readInfoExclude(git)
+	}
+	gitdir := firstLine(readIgnoreFile(d, ".git"))
+	gitdir, ok := strings.CutPrefix(gitdir, "gitdir:")
+	if gitdir = strings.TrimSpace(gitdir); !ok || gitdir == "" {
 		return nil
 	}
-	defer git.Close()
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(dir, gitdir)
+	}
+	g := openAbsDir(gitdir)
+	if g == nil {
+		return nil
+	}
+	defer g.Close()
+	common := strings.TrimSpace(firstLine(readIgnoreFile(g, "commondir")))
+	if common == "" {
+		return readInfoExclude(g) // a submodule's: a whole git directory
+	}
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(gitdir, common)
+	}
+	c := openAbsDir(common)
+	if c == nil {
+		return nil
+	}
+	defer c.Close()
+	return readInfoExclude(c)
+}
+
+// readInfoExclude reads info/exclude of the git directory git.
+func readInfoExclude(git *fsguard.Dir) []byte {
 	info, err := git.OpenDir("info")
 	if err != nil {
 		return nil
 	}
 	defer info.Close()
 	return readIgnoreFile(info, "exclude")
+}
+
+// openAbsDir opens the directory at the absolute path dir, or returns nil.
+func openAbsDir(dir string) *fsguard.Dir {
+	root, err := fsguard.OpenRoot(dir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	d, err := root.OpenDir(".")
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// firstLine is data's first line, without its line ending.
+func firstLine(data []byte) string {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	return string(bytes.TrimSuffix(line, []byte("\r")))
 }

@@ -76,6 +76,8 @@ type Policy struct {
 	// repo is the repository the workspace lies inside, whose ignore
 	// files above the workspace apply too; nil when there is none.
 	repo *repository
+	// root is the workspace root, absolute, symlinks resolved.
+	root string
 }
 
 // New builds the policy of generation gen for the workspace root (an
@@ -84,6 +86,7 @@ type Policy struct {
 func New(gen int64, workspace string, rules Rules, reserved ...Rules) (*Policy, error) {
 	p := &Policy{generation: gen, respectIgnore: rules.RespectIgnore, prot: &protNode{}}
 	root := canonical(workspace)
+	p.root = root
 	// A root whose own path passes through a protected name (a shell in
 	// ~/.aws) shows nothing: every entry would lie inside it.
 	p.inProtected = protectedPath(filepath.Clean(workspace)) || protectedPath(root)
@@ -196,7 +199,7 @@ func (p *Policy) RootFrame(d *fsguard.Dir, has IgnoreFiles) *Frame {
 			f.rules = p.repo.rules()
 		}
 		if has&HasGitDir != 0 {
-			f.rules = append(f.rules, parseLines(readExclude(d), nil)...)
+			f.rules = append(f.rules, parseLines(readExclude(d, p.root), nil)...)
 		}
 		f.rules = append(f.rules, p.readRules(d, nil, has)...)
 	}
