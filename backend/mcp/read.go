@@ -89,6 +89,8 @@ func (s *Server) read(ctx context.Context, raw json.RawMessage) (any, string, er
 		return nil, "", errNoSuchFile
 	}
 	defer f.Close()
+	ctx, cancel := context.WithTimeout(ctx, readDeadline)
+	defer cancel()
 	res, err := readSlice(ctx, f, max(args.StartLine, 1), args.EndLine)
 	if err != nil {
 		return nil, "", err
@@ -156,11 +158,17 @@ type lineScan struct {
 	keep        capped
 }
 
+// readDeadline bounds the read of one file, as listDeadline bounds a
+// listing: a file so large that its lines cannot be counted in that time
+// (tens of gigabytes) is refused, and the answer still comes before the
+// wait at end of input runs out.
+var readDeadline = listDeadline
+
 // run reads everything. A byte belongs to line 1 + the number of newlines
 // before it; a newline belongs to the line it ends.
 func (s *lineScan) run(ctx context.Context, r io.Reader) error {
 	s.line = 1
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 1<<20)
 	for {
 		n, err := r.Read(buf)
 		s.chunk(buf[:n])
@@ -170,10 +178,22 @@ func (s *lineScan) run(ctx context.Context, r io.Reader) error {
 		if err != nil {
 			return errors.New("the file could not be read to the end")
 		}
-		if ctx.Err() != nil {
+		switch ctx.Err() {
+		case nil:
+		case context.DeadlineExceeded:
+			return fmt.Errorf("file too large: project_fs_read counts a file's lines, and %s were read of this one in %s, not its end", sizeWords(s.size), readDeadline)
+		default:
 			return errors.New("cancelled")
 		}
 	}
+}
+
+// sizeWords says n bytes in MiB, or in bytes below one.
+func sizeWords(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
 }
 
 func (s *lineScan) chunk(b []byte) {
@@ -182,6 +202,10 @@ func (s *lineScan) chunk(b []byte) {
 	}
 	s.size += int64(len(b))
 	s.lastByte = b[len(b)-1]
+	if s.last >= 0 && s.line > s.last {
+		s.line += bytes.Count(b, []byte{'\n'}) // past the slice: lines are only counted
+		return
+	}
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		seg := b

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/scoutdev/scout/backend/fsguard"
@@ -172,5 +173,38 @@ func TestCancelledListIsNoListing(t *testing.T) {
 	}
 	if res, _, err := s.list(context.Background(), json.RawMessage(`{"recursive":true}`)); err != nil || res.(ListResult).Count != 1 {
 		t.Fatalf("a listing answered %+v, %v", res, err)
+	}
+}
+
+// endless is text without an end: "line\n" forever.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "line\n"[i%5]
+	}
+	return len(p), nil
+}
+
+// TestReadSliceDeadline: a file whose lines cannot all be counted before
+// the read's deadline is refused with an answer that says why (a file of
+// tens of gigabytes took a minute, past the wait at end of input), and a
+// cancelled read says it was cancelled.
+func TestReadSliceDeadline(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := readSlice(ctx, endless{}, 1, 1)
+	if err == nil || !strings.HasPrefix(err.Error(), "file too large: ") || !strings.Contains(err.Error(), "MiB were read") {
+		t.Fatalf("an endless file: %v", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := readSlice(ctx, endless{}, 1, 0); err == nil || err.Error() != "cancelled" {
+		t.Fatalf("a cancelled read: %v", err)
+	}
+	// Past the slice the lines are still counted, one by one.
+	res, err := readSlice(context.Background(), strings.NewReader("a\nb\nc\nd\ne"), 2, 3)
+	if err != nil || res.Content != "b\nc\n" || res.TotalLines != 5 || res.ReturnedLines != 2 {
+		t.Fatalf("lines 2-3 of 5: %+v %v", res, err)
 	}
 }
