@@ -127,7 +127,29 @@ func (s *Server) list(ctx context.Context, raw json.RawMessage) (any, string, er
 		return nil, "", err
 	}
 	res := result(shown(rel), walk, limit, budget)
-	return res, listText(res, args.Recursive), nil
+	text := listText(res, args.Recursive)
+	// fit counts the entries; the folder's name in the result, the text's
+	// header and the next hint repeat it, escaped twice in the text (a
+	// name of "<" is \u003c, six bytes): the answer is measured as
+	// written, and entries dropped until it fits.
+	for cut := budget; res.Count > 0; {
+		over := answerBytes(res, text) - budget
+		if over <= 0 {
+			break
+		}
+		cut -= over
+		res = result(shown(rel), walk, limit, cut)
+		text = listText(res, args.Recursive)
+	}
+	return res, text, nil
+}
+
+// answerBytes is the size of the answer of res and text as the SDK writes
+// it: the structured result's JSON, the text as a JSON string, and
+// answerReserve for the envelope and the request id.
+func answerBytes(res ListResult, text string) int {
+	b, _ := json.Marshal(res)
+	return len(b) + quotedLen(text) + answerReserve
 }
 
 // result keeps at most limit entries of the selection, in selection

@@ -1,10 +1,14 @@
 package mcp_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/internal/makefs"
 	"github.com/scoutdev/scout/internal/scouttest"
 )
@@ -102,5 +106,61 @@ func TestWhiteSpaceAroundAMessage(t *testing.T) {
 		if m, _ := p.Await(id); m.Error != nil || string(m.Raw) != `{"jsonrpc":"2.0","id":"`+id+`","result":{}}` {
 			t.Errorf("ping framed %q: %s", frame, m.Raw)
 		}
+	}
+}
+
+// TestListAnswerFitsWithLongEscapedNames: the response line of a listing
+// stays within 1,048,576 bytes when the folder's own name is long and
+// every character of it is escaped (a "<" is \u003c, six bytes): the
+// result's dir, the text's header and its next hint repeat it, and the
+// text escapes it twice; counting the entries alone let such an answer
+// reach 1,076,192 bytes.
+func TestListAnswerFitsWithLongEscapedNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var rel []string
+	for range 15 {
+		rel = append(rel, strings.Repeat("<", 255))
+	}
+	// The deepest paths are longer than PATH_MAX from /: made relative
+	// to an os.Root, one component at a time.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	deep := strings.Join(rel, "/")
+	if err := root.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal("making the folders failed")
+	}
+	for i := range 40 {
+		if err := root.WriteFile(deep+"/"+strings.Repeat("<", 240)+fmt.Sprintf("%04d", i), nil, 0o644); err != nil {
+			t.Fatal("making a file failed")
+		}
+	}
+	p := scouttest.Start(t, scouttest.Options{
+		Dir:  dir,
+		Args: []string{"mcp"},
+		Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
+	})
+	p.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	p.Await("init")
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	args, _ := json.Marshal(map[string]any{"name": "project_fs_list", "arguments": map[string]any{"dir": deep}})
+	p.Send(`{"jsonrpc":"2.0","id":"list","method":"tools/call","params":` + string(args) + `}`)
+	m, _ := p.Await("list")
+	var res struct {
+		Result struct {
+			StructuredContent struct {
+				Count     int  `json:"count"`
+				Truncated bool `json:"truncated"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(m.Raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.Raw) + 1; n > wire.DefaultFilesExtension.ReportBytes || res.Result.StructuredContent.Count == 0 || !res.Result.StructuredContent.Truncated {
+		t.Errorf("a response line of %d bytes (bound %d), %d entries, truncated %v", n, wire.DefaultFilesExtension.ReportBytes, res.Result.StructuredContent.Count, res.Result.StructuredContent.Truncated)
 	}
 }
