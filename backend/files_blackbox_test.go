@@ -358,6 +358,30 @@ func TestWorktreesAndSubmodulesExclude(t *testing.T) {
 	}
 }
 
+// TestNestedRepositories: inside a repository nested in the workspace (a
+// clone in a folder of another, a folder of clones) the enclosing
+// repositories' git rules (.gitignore, info/exclude) stop and the nested
+// one's own info/exclude applies, as git sees it from inside and as fd
+// lists it; a .ignore rule goes on inside.
+func TestNestedRepositories(t *testing.T) {
+	t.Parallel()
+	dir := makefs.MustMake(t, ".gitignore << *.log\n", ".ignore << *.tmp\n", "b.log", "d.tmp", "top.go",
+		"inner/secretish.txt", "inner/a.log", "inner/ok", "inner/c.tmp", "inner/sub/e.log")
+	gitInit(t, dir)
+	gitInit(t, filepath.Join(dir, "inner"))
+	if err := os.WriteFile(filepath.Join(dir, "inner", ".git", "info", "exclude"), []byte("secretish*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The oracle inside: git in inner, .ignore aside (git does not read it).
+	if git := gitListed(t, filepath.Join(dir, "inner")); !slices.Equal(git, []string{"a.log", "c.tmp", "ok", "sub/e.log"}) {
+		t.Fatalf("git in inner lists %q", git)
+	}
+	want := []string{".gitignore", ".ignore", "inner/a.log", "inner/ok", "inner/sub/e.log", "top.go"}
+	if got := scannedFiles(t, dir); !slices.Equal(got, want) {
+		t.Errorf("project.files lists %q, want %q", got, want)
+	}
+}
+
 // TestWorkspaceInsideAnIgnoredDirectory (docs/protocol.md §10.6.1): git lists nothing in an
 // ignored directory, but a workspace there is not hidden as a whole: each
 // entry is decided by its own path.

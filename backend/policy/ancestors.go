@@ -64,9 +64,9 @@ func (r *repository) rules() []*pattern {
 	if err != nil {
 		return nil
 	}
-	out := withBase(parseLines(readExclude(d, r.top), nil), r.base)
+	out := withBase(gitRules(parseLines(readExclude(d, r.top), nil)), r.base)
 	for i := 0; ; i++ {
-		out = append(out, withBase(parseLines(readIgnoreFile(d, GitignoreFile), nil), r.base[i:])...)
+		out = append(out, withBase(gitRules(parseLines(readIgnoreFile(d, GitignoreFile), nil)), r.base[i:])...)
 		out = append(out, withBase(parseLines(readIgnoreFile(d, IgnoreFile), nil), r.base[i:])...)
 		if i == len(r.base)-1 {
 			d.Close()

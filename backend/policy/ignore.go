@@ -84,6 +84,18 @@ type pattern struct {
 	// workspace root, for an ignore file above the workspace (ancestors.go);
 	// a path pattern matches base followed by the entry's path.
 	base []string
+	// git marks a rule of git's (a .gitignore or an info/exclude line):
+	// it stops at a nested repository, where that repository's own rules
+	// take over, as in git and fd; a .ignore rule goes on inside.
+	git bool
+}
+
+// gitRules marks ps as git's rules and returns them.
+func gitRules(ps []*pattern) []*pattern {
+	for _, p := range ps {
+		p.git = true
+	}
+	return ps
 }
 
 // match tests a pattern against the entry path (all components from the
@@ -276,36 +288,43 @@ func readIgnoreFile(d *fsguard.Dir, name string) []byte {
 // worktree's git directory names the repository's own in its commondir
 // file, and git reads the info/exclude there, as this does.
 func readExclude(d *fsguard.Dir, dir string) []byte {
+	data, _ := repositoryExclude(d, dir)
+	return data
+}
+
+// repositoryExclude is readExclude, and whether d is the top of a work
+// tree at all: .git is a directory, or a file naming a git directory.
+func repositoryExclude(d *fsguard.Dir, dir string) ([]byte, bool) {
 	if git, err := d.OpenDir(".git"); err == nil {
 		defer git.Close()
-		return readInfoExclude(git)
+		return readInfoExclude(git), true
 	}
 	gitdir := firstLine(readIgnoreFile(d, ".git"))
 	gitdir, ok := strings.CutPrefix(gitdir, "gitdir:")
 	if gitdir = strings.TrimSpace(gitdir); !ok || gitdir == "" {
-		return nil
+		return nil, false
 	}
 	if !filepath.IsAbs(gitdir) {
 		gitdir = filepath.Join(dir, gitdir)
 	}
 	g := openAbsDir(gitdir)
 	if g == nil {
-		return nil
+		return nil, true
 	}
 	defer g.Close()
 	common := strings.TrimSpace(firstLine(readIgnoreFile(g, "commondir")))
 	if common == "" {
-		return readInfoExclude(g) // a submodule's: a whole git directory
+		return readInfoExclude(g), true // a submodule's: a whole git directory
 	}
 	if !filepath.IsAbs(common) {
 		common = filepath.Join(gitdir, common)
 	}
 	c := openAbsDir(common)
 	if c == nil {
-		return nil
+		return nil, true
 	}
 	defer c.Close()
-	return readInfoExclude(c)
+	return readInfoExclude(c), true
 }
 
 // readInfoExclude reads info/exclude of the git directory git.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/scoutdev/scout/backend/fsguard"
@@ -199,7 +200,7 @@ func (p *Policy) RootFrame(d *fsguard.Dir, has IgnoreFiles) *Frame {
 			f.rules = p.repo.rules()
 		}
 		if has&HasGitDir != 0 {
-			f.rules = append(f.rules, parseLines(readExclude(d, p.root), nil)...)
+			f.rules = append(f.rules, gitRules(parseLines(readExclude(d, p.root), nil))...)
 		}
 		f.rules = append(f.rules, p.readRules(d, nil, has)...)
 	}
@@ -215,12 +216,42 @@ func (p *Policy) Enter(parent *Frame, name string, d *fsguard.Dir, has IgnoreFil
 	comps[len(parent.comps)] = name
 	f := &Frame{comps: comps, rules: parent.rules, prot: parent.prot.child(name)}
 	if p.respectIgnore && !p.closed {
+		if has&HasGitDir != 0 {
+			// A nested repository (its .git a directory or a file): the
+			// enclosing repositories' rules stop here and its own
+			// info/exclude applies, as git and fd see it.
+			if rules := p.nestedRepository(parent.rules, d, comps); rules != nil {
+				f.rules = rules
+			}
+		}
 		if own := p.readRules(d, comps, has); len(own) > 0 {
-			f.rules = append(append([]*pattern{}, parent.rules...), own...)
+			f.rules = append(append([]*pattern{}, f.rules...), own...)
 		}
 	}
 	p.compile(f)
 	return f
+}
+
+// nestedRepository is the rules inherited at the top of a nested
+// repository open as d (comps from the workspace root): the enclosing
+// rules but git's, then its info/exclude. nil: the same as inherited (no
+// rule of git's to drop, no exclude).
+func (p *Policy) nestedRepository(inherited []*pattern, d *fsguard.Dir, comps []string) []*pattern {
+	data, isRepo := repositoryExclude(d, filepath.Join(append([]string{p.root}, comps...)...))
+	if !isRepo {
+		return nil // probed: no .git here
+	}
+	exclude := gitRules(parseLines(data, comps))
+	if len(exclude) == 0 && !slices.ContainsFunc(inherited, func(r *pattern) bool { return r.git }) {
+		return nil
+	}
+	out := make([]*pattern, 0, len(inherited)+len(exclude))
+	for _, r := range inherited {
+		if !r.git {
+			out = append(out, r)
+		}
+	}
+	return append(out, exclude...)
 }
 
 func (p *Policy) compile(f *Frame) {
@@ -231,7 +262,7 @@ func (p *Policy) compile(f *Frame) {
 func (p *Policy) readRules(d *fsguard.Dir, domain []string, has IgnoreFiles) []*pattern {
 	var out []*pattern
 	if has&HasGitignore != 0 {
-		out = append(out, parseLines(readIgnoreFile(d, GitignoreFile), domain)...)
+		out = append(out, gitRules(parseLines(readIgnoreFile(d, GitignoreFile), domain))...)
 	}
 	if has&HasIgnore != 0 {
 		out = append(out, parseLines(readIgnoreFile(d, IgnoreFile), domain)...)
