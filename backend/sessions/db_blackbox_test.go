@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -430,4 +431,31 @@ func TestOpenCodeDatabaseNamedRelatively(t *testing.T) {
 			t.Errorf("OPENCODE_DB=%s: notices %+v, want %+v", tc.value, list.Notices, tc.notices)
 		}
 	}
+}
+
+// TestCrushProjectsJSON: crush's projects.json (in $CRUSH_GLOBAL_DATA)
+// adds the data directories it records for the workspace root. The one
+// crush itself records, the workspace's own .crush (absolute or
+// relative), is read once: its sessions are not listed twice. Another
+// data directory of the workspace is read too; one recorded for another
+// path is not.
+func TestCrushProjectsJSON(t *testing.T) {
+	t.Parallel()
+	e := newDBEnv(t)
+	global := t.TempDir()
+	elsewhere, other := t.TempDir(), t.TempDir()
+	mustDo(t, sessionstest.WriteCrush(filepath.Join(elsewhere, "crush.db"),
+		sessionstest.DBSession{ID: "c1a2b3c4-0009-4000-8000-000000000009", Title: "Crush: from the data directory", Roles: []string{"user", "assistant"}}))
+	mustDo(t, sessionstest.WriteCrush(filepath.Join(other, "crush.db"),
+		sessionstest.DBSession{ID: "c1a2b3c4-0010-4000-8000-000000000010", Title: "Crush: another project", Roles: []string{"user", "assistant"}}))
+	want := maps.Clone(e.want)
+	want[sessionstest.Key{Agent: wire.AgentCrush, ID: "c1a2b3c4-0009-4000-8000-000000000009"}] = sessionstest.Want{Title: "Crush: from the data directory"}
+	projects := fmt.Sprintf(`{"projects":[{"path":%q,"data_dir":%q},{"path":%q,"data_dir":".crush"},{"path":%q,"data_dir":%q},{"path":"/srv/other","data_dir":%q}]}`,
+		e.ws, filepath.Join(e.ws, ".crush"), e.ws, e.ws, elsewhere, other)
+	mustDo(t, os.WriteFile(filepath.Join(global, "projects.json"), []byte(projects), 0o644))
+	p := scouttest.Start(t, scouttest.Options{Dir: e.ws, Env: []string{"SCOUT_HOME=" + e.home, "OPENCODE_DB=" + e.opencodeDB, "CRUSH_GLOBAL_DATA=" + global}})
+	p.Initialize(sessionCaps...)
+	list := listOf(t, p)
+	checkRows(t, want, list.Sessions)
+	checkDiscovered(t, want, e.notices, mustFollow(t, p))
 }

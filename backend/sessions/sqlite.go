@@ -725,12 +725,20 @@ func logUnknown(w io.Writer, agent string) {
 	}
 }
 
-// uniqueFiles drops files named twice (the same directory and name).
+// uniqueFiles drops files named twice (the same file, symlinks of the
+// directories resolved).
 func uniqueFiles(files []dbFile) []dbFile {
 	var out []dbFile
 	seen := map[string]bool{}
 	for _, f := range files {
-		k := filepath.Clean(f.dir) + "\x00" + f.name
+		// The file itself, however named: crush's projects.json records
+		// the workspace's own .crush as the data directory of the
+		// workspace (data_dir "<root>/.crush"), through any symlink.
+		dir, err := filepath.EvalSymlinks(f.dir)
+		if err != nil {
+			dir = filepath.Clean(f.dir)
+		}
+		k := filepath.Join(dir, f.name)
 		if !seen[k] && f.dir != "" && f.name != "" {
 			seen[k] = true
 			out = append(out, f)
