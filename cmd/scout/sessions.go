@@ -29,12 +29,13 @@ func newSessionsCmd() *cobra.Command {
 		Use:   "sessions",
 		Short: "Pick one of this directory's sessions, of every agent: Enter opens it and prints AGENT ID",
 		Long: "scout sessions opens the picker on the Sessions tab: the sessions of this\n" +
-			"directory of scout and of Claude Code, Codex CLI and Gemini CLI. Enter opens the\n" +
-			"focused session exactly (session.open) and prints its agent and id (\"codex\n" +
-			"0199a0c2-...\"). --command prints the command that resumes it instead\n" +
-			"(\"codex resume 0199a0c2-...\"; scout's own sessions print their id), from a\n" +
-			"picker of sessions alone: what Alt-S inserts. --json prints every session as\n" +
-			"one JSON object per line once discovery has completed, with no interface.\n" +
+			"directory of scout and of Claude Code, Codex CLI, Gemini CLI, opencode and\n" +
+			"crush. Enter opens the focused session exactly (session.open) and prints its\n" +
+			"agent and id (\"codex 0199a0c2-...\"). --command prints the command that\n" +
+			"resumes it instead (\"codex resume 0199a0c2-...\"; scout's own sessions\n" +
+			"print their id), from a picker of sessions alone: what Alt-S inserts. --json\n" +
+			"prints every session as one JSON object per line once discovery has\n" +
+			"completed, with no interface.\n" +
 			"Exit status: 0 opened (or listed), 1 nothing chosen, 130 Esc/Ctrl-C, 2 error.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -163,7 +163,7 @@ func (m *Model) settled() tea.Cmd {
 }
 
 // sortOrder orders the row indices by updated_at, newest first, then by
-// id (session.list's order).
+// agent, then by id (session.list's order).
 func (m *Model) sortOrder() {
 	m.order = m.order[:0]
 	for i := range m.rows {
@@ -172,6 +172,9 @@ func (m *Model) sortOrder() {
 	slices.SortStableFunc(m.order, func(a, b int) int {
 		ra, rb := m.rows[a], m.rows[b]
 		if c := strings.Compare(rb.UpdatedAt, ra.UpdatedAt); c != 0 {
+			return c
+		}
+		if c := strings.Compare(ra.Agent, rb.Agent); c != 0 {
 			return c
 		}
 		return strings.Compare(ra.ID, rb.ID)

@@ -566,3 +566,18 @@ func TestFirstShownWhileDownSaysRRestarts(t *testing.T) {
 	h.Type("R")
 	h.complete()
 }
+
+// TestTiesAreOrderedAsSessionList: rows updated at the same moment come in
+// session.list's order, agent then id, not by id alone.
+func TestTiesAreOrderedAsSessionList(t *testing.T) {
+	same := row("0000-codex", "from codex", time.Hour)
+	same.Agent = wire.AgentCodex
+	other := row("zzzz-claude", "from claude", time.Hour)
+	other.Agent, other.UpdatedAt = wire.AgentClaudeCode, same.UpdatedAt
+	newer := row("s-newer", "newer", time.Minute)
+	fake := bridgetest.New(bridgetest.Options{Sessions: []wire.SessionRow{same, newer, other}})
+	h := start(t, fake, 80, 24)
+	if got := st(h.complete()).rows; !slices.Equal(got, []string{"s-newer", "zzzz-claude", "0000-codex"}) {
+		t.Fatalf("rows %q, want the newest, then the tie by agent: claude-code before codex", got)
+	}
+}
