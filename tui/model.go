@@ -188,6 +188,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case ErrMsg:
 		return m.handleErr(ev)
+	case ResolvedMsg:
+		if m.lastErr == bridge.Describe(ev.Err) {
+			m.lastErr = ""
+		}
+		return m, nil
 	case RestartMsg:
 		if m.state == StateRestarting {
 			return m, nil

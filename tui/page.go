@@ -79,6 +79,18 @@ func ReportError(err error) tea.Cmd {
 	return func() tea.Msg { return ErrMsg{Err: err} }
 }
 
+// ResolvedMsg says that err, reported earlier, no longer holds (the work
+// that failed was done again and succeeded): the status line stops
+// showing it, if it is still the last error.
+type ResolvedMsg struct {
+	Err error
+}
+
+// Resolved returns a Cmd that says err no longer holds.
+func Resolved(err error) tea.Cmd {
+	return func() tea.Msg { return ResolvedMsg{Err: err} }
+}
+
 // RestartMsg asks the root to restart the backend child (the Providers
 // page's R, or a page that met request_limit).
 type RestartMsg struct{}

@@ -39,8 +39,9 @@ type discovery struct {
 	ctx          context.Context
 	progress     string // the latest page's progress word
 	pages        int
-	busy         int // busy answers met in a row
-	autoRestarts int // automatic restarts since the last complete or Ctrl-R
+	busy         int   // busy answers met in a row
+	autoRestarts int   // automatic restarts since the last complete or Ctrl-R
+	reported     error // the failure last reported to the status line, until a scan completes
 	err          string
 }
 
@@ -71,7 +72,7 @@ func (m *Model) startDiscovery() tea.Cmd {
 	m.disc.abandon()
 	m.discard()
 	ctx, cancel := context.WithCancel(context.Background())
-	m.disc = discovery{seq: m.disc.seq + 1, running: true, ctx: ctx, cancel: cancel, autoRestarts: m.disc.autoRestarts}
+	m.disc = discovery{seq: m.disc.seq + 1, running: true, ctx: ctx, cancel: cancel, autoRestarts: m.disc.autoRestarts, reported: m.disc.reported}
 	if !m.canScan {
 		m.disc.abandon()
 		m.disc.err = "This backend does not offer session discovery, so no session can be listed."
@@ -123,6 +124,12 @@ func (m *Model) handlePage(msg pageMsg) tea.Cmd {
 		}
 		m.disc.autoRestarts = 0
 		m.disc.cancel()
+		if r := m.disc.reported; r != nil {
+			// A discovery that failed has now completed: the status line
+			// stops saying it stopped.
+			m.disc.reported = nil
+			return tea.Batch(filtered, tui.Resolved(r))
+		}
 		return filtered
 	}
 	if msg.res.Cursor == nil {
@@ -184,7 +191,11 @@ func (m *Model) failed(msg pageMsg) tea.Cmd {
 		return tui.ReportError(err)
 	}
 	m.disc.err = discoveryError(err)
-	return tui.ReportError(bridge.Explain(err, firstSentence(m.disc.err)))
+	if m.note != "" && !m.noteBad {
+		m.note = "" // the restart it told of has failed too: the error says what now
+	}
+	m.disc.reported = bridge.Explain(err, firstSentence(m.disc.err))
+	return tui.ReportError(m.disc.reported)
 }
 
 // discoveryError says what went wrong with discovery and what to do.

@@ -134,15 +134,25 @@ func TestStaleRevisionDiscardsAndRestartsOnce(t *testing.T) {
 	}
 }
 
+// TestStaleRevisionTwiceStopsAndSays: a second stale_revision in a row
+// stops discovery and says so (not beside the note that it started
+// again); once Ctrl-R has read the sessions in full, neither the page nor
+// the status line says it stopped.
 func TestStaleRevisionTwiceStopsAndSays(t *testing.T) {
 	fake, _ := scripted(fails(wire.CodeStaleRevision), fails(wire.CodeStaleRevision), page(fixture, "", ""))
-	h := start(t, fake, 80, 24)
-	h.WaitText("kept changing", "Ctrl-R")
+	h := start(t, fake, 100, 24)
+	f := h.WaitText("kept changing", "Ctrl-R")
 	if n := fake.Calls(wire.MethodSessionDiscover); n != 2 {
 		t.Fatalf("%d discover calls, want the first and one automatic restart", n)
 	}
+	if strings.Contains(f.Plain(), "started again") {
+		t.Errorf("the stop is shown beside the note of the restart before it:\n%s", f.Plain())
+	}
 	h.Press('r', tea.ModCtrl)
 	h.complete()
+	h.Wait("the stop no longer said", func(f pagetest.Frame) bool {
+		return st(f).complete && !strings.Contains(f.Plain(), "kept changing") && !strings.Contains(f.Plain(), "stopped")
+	})
 }
 
 func TestDiscoveryErrorsSayWhatToDo(t *testing.T) {
