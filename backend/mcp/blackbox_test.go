@@ -134,6 +134,11 @@ func TestHandshakeAndTools(t *testing.T) {
 	if got := cs.InitializeResult().ServerInfo; got.Name != "scout" || got.Version == "" {
 		t.Errorf("server info %+v", got)
 	}
+	// Tools that never change, nothing logged: no listChanged, no logging.
+	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged || caps.Logging != nil || caps.Prompts != nil || caps.Resources != nil {
+		b, _ := json.Marshal(caps)
+		t.Errorf("capabilities %s, want tools alone, without listChanged", b)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), scouttest.DefaultTimeout)
 	defer cancel()
 	tools, err := cs.ListTools(ctx, nil)

@@ -48,7 +48,11 @@ type Server struct {
 // New returns a Server for opts.
 func New(opts Options) *Server {
 	s := &Server{root: opts.Root, roots: opts.RootPaths, pol: opts.Policy.WithNoise(SkippedNames...)}
-	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "scout", Version: opts.Version}, nil)
+	// The tools never change and nothing is logged to the client: tools
+	// without listChanged, and no logging capability (the SDK's defaults).
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "scout", Version: opts.Version}, &sdk.ServerOptions{
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
 	s.addTool(&sdk.Tool{
 		Name: ToolList,
 		Description: "List a folder of the project (or walk it with recursive), sorted by path. " +
