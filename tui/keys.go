@@ -13,6 +13,7 @@ type KeyMap struct {
 	Prev    key.Binding
 	Help    key.Binding
 	Quit    key.Binding
+	Suspend key.Binding // ctrl+z: back to the shell, fg resumes
 	Restart key.Binding // only while the backend is down
 }
 
@@ -24,6 +25,7 @@ func DefaultKeyMap() KeyMap {
 		Prev:    key.NewBinding(key.WithKeys("ctrl+left"), key.WithHelp("ctrl+←", "previous tab")),
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:    key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "quit")),
+		Suspend: key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend (fg resumes)")),
 		Restart: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restart backend"), key.WithDisabled()),
 	}
 }
@@ -43,7 +45,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 func (h helpKeys) FullHelp() [][]key.Binding {
 	quit := h.root.Quit
 	quit.SetHelp("esc/ctrl+c", quit.Help().Desc)
-	root := []key.Binding{h.root.GoTo, h.root.Next, h.root.Prev, h.root.Help, h.root.Restart, quit}
+	root := []key.Binding{h.root.GoTo, h.root.Next, h.root.Prev, h.root.Help, h.root.Restart, h.root.Suspend, quit}
 	return append(h.page.FullHelp(), root)
 }
 

@@ -232,6 +232,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Help):
 		m.showHelp, m.helpOff = !m.showHelp, 0
 		return m, nil
+	case key.Matches(msg, m.keys.Suspend):
+		return m, func() tea.Msg { return suspendMsg{} } // Run's program suspends
 	case key.Matches(msg, m.keys.Restart):
 		if m.state == StateRestarting {
 			return m, nil
