@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
@@ -146,29 +147,28 @@ func contentLines(s string) []string {
 
 func sanitize(s string) string {
 	var b strings.Builder
-	col := 0
+	// A tab stops at the next multiple of tabWidth columns, counted in
+	// display width (a wide character takes two, a combining mark none):
+	// col is the width up to seg, where the text since the last tab starts.
+	col, seg := 0, 0
 	for _, r := range s {
 		switch {
 		case r == '\t':
+			col += ansi.StringWidth(b.String()[seg:])
 			n := tabWidth - col%tabWidth
 			b.WriteString(strings.Repeat(" ", n))
 			col += n
-			continue
+			seg = b.Len()
 		case r == 0x7f:
 			b.WriteString("^?")
-			col += 2
-			continue
 		case r < 0x20:
 			b.WriteRune('^')
 			b.WriteRune('@' + r)
-			col += 2
-			continue
 		case (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029':
 			b.WriteRune('\uFFFD')
 		default:
 			b.WriteRune(r)
 		}
-		col++
 	}
 	return b.String()
 }

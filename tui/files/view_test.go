@@ -53,6 +53,15 @@ func TestSanitizeMakesControlsVisible(t *testing.T) {
 		"c1\u009b31m":     "c1\uFFFD31m",
 		"bidi\u202eevil":  "bidi\uFFFDevil",
 		"plain text, ünï": "plain text, ünï",
+		// Tab stops count display columns: a wide character is two, a
+		// combining mark none, a control's caret form two.
+		"ab\tX":      "ab  X",
+		"中\tX":       "中  X",
+		"中文\tX":      "中文    X",
+		"abcd\tX":    "abcd    X",
+		"e\u0301\tX": "e\u0301   X",
+		"\x01\tX":    "^A  X",
+		"a\tb\tc":    "a   b   c",
 	} {
 		if got := sanitize(in); got != want {
 			t.Errorf("sanitize(%q) = %q, want %q", in, got, want)
