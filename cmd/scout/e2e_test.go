@@ -128,18 +128,31 @@ func rowsOf(screen string) []string {
 	return rows
 }
 
+// TestNoColorHighlightsWithAttributesOnly: with NO_COLOR, or on a
+// monochrome terminal (a terminfo name ending in -mono or -m, such as
+// xterm-mono), the picker sends no colour at all, of any depth, and the
+// match is bold and underlined.
 func TestNoColorHighlightsWithAttributesOnly(t *testing.T) {
 	t.Parallel()
-	x := scouttest.StartTmux(t, fixture(t), 100, 20, append(env(t), "NO_COLOR=yes"), `"$SCOUT" --query server`)
-	x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "/10") })
-	screen := x.Screen(true)
-	if regexp.MustCompile(`\x1b\[[0-9;]*[34]8;`).MatchString(screen) {
-		t.Fatalf("colours despite NO_COLOR:\n%q", screen)
-	}
-	re := regexp.MustCompile(`internal/server/((?:\x1b\[[0-9;]*m)+)server`)
-	m := re.FindStringSubmatch(screen)
-	if m == nil || !strings.Contains(m[1], "1;4") && !strings.Contains(m[1], "4;1") {
-		t.Fatalf("the match is not bold and underlined without colour:\n%q", screen)
+	for _, setting := range []string{"NO_COLOR=yes", "TERM=xterm-mono"} {
+		t.Run(setting, func(t *testing.T) {
+			t.Parallel()
+			x := scouttest.StartTmux(t, fixture(t), 100, 20, append(env(t), setting), `"$SCOUT" --query server`)
+			x.WaitScreen("the ranking", func(s string) bool { return strings.Contains(s, "/10") })
+			screen := x.Screen(true)
+			for _, sgr := range regexp.MustCompile(`\x1b\[([0-9;]*)m`).FindAllStringSubmatch(screen, -1) {
+				for _, p := range strings.Split(sgr[1], ";") {
+					if n, err := strconv.Atoi(p); err == nil && n != 39 && n != 49 && (30 <= n && n <= 49 || 90 <= n && n <= 107) { // 39, 49: the default colours
+						t.Fatalf("colour %q despite %s:\n%q", sgr[0], setting, screen)
+					}
+				}
+			}
+			re := regexp.MustCompile(`internal/server/((?:\x1b\[[0-9;]*m)+)server`)
+			m := re.FindStringSubmatch(screen)
+			if m == nil || !strings.Contains(m[1], "1;4") && !strings.Contains(m[1], "4;1") {
+				t.Fatalf("the match is not bold and underlined without colour:\n%q", screen)
+			}
+		})
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -249,10 +250,18 @@ func colorProfile(tty io.Writer) colorprofile.Profile {
 	} else {
 		p = colorprofile.Detect(tty, os.Environ())
 	}
-	if os.Getenv("NO_COLOR") != "" && p > colorprofile.ASCII {
+	if (os.Getenv("NO_COLOR") != "" || monochrome(os.Getenv("TERM"))) && p > colorprofile.ASCII {
 		p = colorprofile.ASCII
 	}
 	return p
+}
+
+// monochrome reports whether the terminfo name term is a monochrome mode
+// by terminfo's naming convention (terminfo(5): "-m" and "-mono" suppress
+// colour), such as xterm-mono, whose terminal shows no colour however it
+// is asked.
+func monochrome(term string) bool {
+	return strings.HasSuffix(term, "-mono") || strings.HasSuffix(term, "-m")
 }
 
 // printOutcome writes the chosen items, one per line (or NUL-terminated),
