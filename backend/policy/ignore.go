@@ -293,11 +293,13 @@ func readExclude(d *fsguard.Dir, dir string) []byte {
 }
 
 // repositoryExclude is readExclude, and whether d is the top of a work
-// tree at all: .git is a directory, or a file naming a git directory.
+// tree at all: .git is a git directory (HEAD, objects/ and refs/ in it,
+// as git tells one: a folder merely named .git is not a repository), or
+// a file naming a git directory.
 func repositoryExclude(d *fsguard.Dir, dir string) ([]byte, bool) {
 	if git, err := d.OpenDir(".git"); err == nil {
 		defer git.Close()
-		return readInfoExclude(git), true
+		return readInfoExclude(git), isGitDir(git)
 	}
 	gitdir := firstLine(readIgnoreFile(d, ".git"))
 	gitdir, ok := strings.CutPrefix(gitdir, "gitdir:")
@@ -325,6 +327,24 @@ func repositoryExclude(d *fsguard.Dir, dir string) ([]byte, bool) {
 	}
 	defer c.Close()
 	return readInfoExclude(c), true
+}
+
+// isGitDir reports whether git holds what every git directory does: a
+// HEAD file and the objects and refs folders.
+func isGitDir(git *fsguard.Dir) bool {
+	head, _, err := git.OpenFile("HEAD")
+	if err != nil {
+		return false
+	}
+	head.Close()
+	for _, name := range []string{"objects", "refs"} {
+		sub, err := git.OpenDir(name)
+		if err != nil {
+			return false
+		}
+		sub.Close()
+	}
+	return true
 }
 
 // readInfoExclude reads info/exclude of the git directory git.
