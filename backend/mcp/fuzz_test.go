@@ -130,17 +130,25 @@ func FuzzToolArguments(f *testing.F) {
 	})
 }
 
-// inMemory connects an SDK client to a Server on dir in this process.
-func inMemory(tb testing.TB, dir string) *sdk.ClientSession {
+// testServer is a Server on dir with ignore rules on, its root closed
+// when the test ends.
+func testServer(tb testing.TB, dir string) *Server {
+	tb.Helper()
 	root, err := fsguard.OpenRoot(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(func() { root.Close() })
 	pol, err := policy.New(1, dir, policy.Rules{RespectIgnore: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := New(Options{Root: root, RootPaths: []string{dir}, Policy: pol, Version: "test"})
+	return New(Options{Root: root, RootPaths: []string{dir}, Policy: pol, Version: "test"})
+}
+
+// inMemory connects an SDK client to a Server on dir in this process.
+func inMemory(tb testing.TB, dir string) *sdk.ClientSession {
+	s := testServer(tb, dir)
 	ct, st := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := s.MCP().Connect(ctx, st, nil); err != nil {
@@ -150,6 +158,6 @@ func inMemory(tb testing.TB, dir string) *sdk.ClientSession {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { cs.Close(); root.Close(); os.RemoveAll(dir) })
+	tb.Cleanup(func() { cs.Close(); os.RemoveAll(dir) })
 	return cs
 }

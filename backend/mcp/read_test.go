@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/scoutdev/scout/backend/fsguard"
-	"github.com/scoutdev/scout/backend/policy"
 )
 
 func TestReadSliceLines(t *testing.T) {
@@ -156,16 +153,7 @@ func TestCancelledListIsNoListing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := fsguard.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	pol, err := policy.New(1, dir, policy.Rules{RespectIgnore: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(Options{Root: root, RootPaths: []string{dir}, Policy: pol, Version: "test"})
+	s := testServer(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if res, _, err := s.list(ctx, json.RawMessage(`{"recursive":true}`)); !errors.Is(err, context.Canceled) {

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scoutdev/scout/backend/fsguard"
-	"github.com/scoutdev/scout/backend/policy"
 	"github.com/scoutdev/scout/internal/makefs"
 )
 
@@ -26,20 +24,12 @@ type stdioSession struct {
 }
 
 func startStdio(tb testing.TB) *stdioSession {
-	dir := makefs.MustMake(tb, "a.txt << hello\n")
-	root, err := fsguard.OpenRoot(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pol, err := policy.New(1, dir, policy.Rules{RespectIgnore: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	srv := testServer(tb, makefs.MustMake(tb, "a.txt << hello\n"))
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &stdioSession{tb: tb, in: inW, lines: make(chan string, 64), ended: make(chan error, 1)}
 	go func() {
-		s.ended <- New(Options{Root: root, Policy: pol, Version: "test"}).Run(context.Background(), Stdio(inR, outW))
+		s.ended <- srv.Run(context.Background(), Stdio(inR, outW))
 		outW.Close()
 	}()
 	go func() {
@@ -54,8 +44,7 @@ func startStdio(tb testing.TB) *stdioSession {
 		inW.Close()
 		for range s.lines {
 		}
-		<-s.ended
-		root.Close()
+		<-s.ended // before testServer's cleanup closes the root
 	})
 	s.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	s.await(`"id":"init"`)
@@ -162,16 +151,7 @@ func FuzzStdioFrames(f *testing.F) {
 // and the exit status of the real binary.)
 func TestEndOfInputEndsOnceAnswered(t *testing.T) {
 	t.Parallel()
-	dir := makefs.MustMake(t, "a.txt << hello\n")
-	root, err := fsguard.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	pol, err := policy.New(1, dir, policy.Rules{RespectIgnore: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := testServer(t, makefs.MustMake(t, "a.txt << hello\n"))
 	in := strings.NewReader(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 		`{"jsonrpc":"2.0","id":"list","method":"tools/call","params":{"name":"project_fs_list","arguments":{"recursive":true}}}` + "\n" +
@@ -180,7 +160,7 @@ func TestEndOfInputEndsOnceAnswered(t *testing.T) {
 	var out lockedWriter
 	ended := make(chan error, 1)
 	go func() {
-		ended <- New(Options{Root: root, Policy: pol, Version: "test"}).Run(context.Background(), stdio(in, &out, time.Hour))
+		ended <- srv.Run(context.Background(), stdio(in, &out, time.Hour))
 	}()
 	select {
 	case <-ended:

@@ -3,8 +3,6 @@ package policy
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/scoutdev/scout/backend/fsguard"
 )
 
 // repository is the git repository a workspace lies inside, below its top:
@@ -55,13 +53,8 @@ func hasGit(dir string) bool {
 // rules can only hide entries, never show one that a workspace rule hides:
 // they come first, and deeper files override them.
 func (r *repository) rules() []*pattern {
-	root, err := fsguard.OpenRoot(r.top)
-	if err != nil {
-		return nil
-	}
-	defer root.Close()
-	d, err := root.OpenDir(".")
-	if err != nil {
+	d := openAbsDir(r.top)
+	if d == nil {
 		return nil
 	}
 	out := withBase(gitRules(parseLines(readExclude(d, r.top), nil)), r.base)
