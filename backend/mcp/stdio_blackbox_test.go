@@ -13,6 +13,21 @@ import (
 	"github.com/scoutdev/scout/internal/scouttest"
 )
 
+// startInitialized starts the real `scout mcp` in dir (the test's own
+// directory when "") and goes through the handshake.
+func startInitialized(t *testing.T, dir string) *scouttest.Proc {
+	t.Helper()
+	p := scouttest.Start(t, scouttest.Options{
+		Dir:  dir,
+		Args: []string{"mcp"},
+		Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
+	})
+	p.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	p.Await("init")
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return p
+}
+
 // TestRequestIDsTheSDKCannotEcho: the real `scout mcp` answers a request
 // whose id the SDK would not give back as sent with -32600 and id null,
 // and keeps serving. The SDK reads ids as float64 and answers int64(id):
@@ -21,13 +36,7 @@ import (
 // never answered (MCP forbids a null id).
 func TestRequestIDsTheSDKCannotEcho(t *testing.T) {
 	t.Parallel()
-	p := scouttest.Start(t, scouttest.Options{
-		Args: []string{"mcp"},
-		Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
-	})
-	p.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	p.Await("init")
-	p.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	p := startInitialized(t, "")
 	const invalid = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`
 	for i, id := range []string{`1.5`, `1e0`, `-2.0`, `9007199254740993`, `-9007199254740993`, `1e300`, `null`} {
 		p.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
@@ -138,14 +147,7 @@ func TestListAnswerFitsWithLongEscapedNames(t *testing.T) {
 			t.Fatal("making a file failed")
 		}
 	}
-	p := scouttest.Start(t, scouttest.Options{
-		Dir:  dir,
-		Args: []string{"mcp"},
-		Env:  []string{"SCOUT_HOME=" + filepath.Join(t.TempDir(), "home")},
-	})
-	p.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	p.Await("init")
-	p.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	p := startInitialized(t, dir)
 	args, _ := json.Marshal(map[string]any{"name": "project_fs_list", "arguments": map[string]any{"dir": deep}})
 	p.Send(`{"jsonrpc":"2.0","id":"list","method":"tools/call","params":` + string(args) + `}`)
 	m, _ := p.Await("list")
