@@ -5,7 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
+
+	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // helpScroll are the keys that scroll help when it does not fit.
@@ -38,7 +39,7 @@ func (m Model) helpView(w, h int) string {
 	unbounded := m.help
 	unbounded.SetWidth(0) // measure it whole: with a width it cuts columns
 	full := unbounded.FullHelpView(groups)
-	if fw, fh := ansi.StringWidth(longestLine(full)), strings.Count(full, "\n")+1; fw <= w && fh <= h {
+	if fw, fh := display.Width(longestLine(full)), strings.Count(full, "\n")+1; fw <= w && fh <= h {
 		return full
 	}
 	var lines []string
@@ -46,7 +47,7 @@ func (m Model) helpView(w, h int) string {
 	for _, g := range groups {
 		for _, b := range g {
 			if b.Enabled() {
-				keyWidth = max(keyWidth, ansi.StringWidth(b.Help().Key))
+				keyWidth = max(keyWidth, display.Width(b.Help().Key))
 			}
 		}
 	}
@@ -56,7 +57,7 @@ func (m Model) helpView(w, h int) string {
 				continue
 			}
 			k := b.Help().Key
-			lines = append(lines, m.styles.Help.FullKey.Render(k+strings.Repeat(" ", keyWidth-ansi.StringWidth(k)))+"  "+m.styles.Help.FullDesc.Render(b.Help().Desc))
+			lines = append(lines, m.styles.Help.FullKey.Render(k+strings.Repeat(" ", keyWidth-display.Width(k)))+"  "+m.styles.Help.FullDesc.Render(b.Help().Desc))
 		}
 	}
 	off := min(m.helpOff, max(len(lines)-(h-1), 0))
@@ -73,7 +74,7 @@ func (m Model) helpView(w, h int) string {
 func longestLine(s string) string {
 	longest := ""
 	for l := range strings.SplitSeq(s, "\n") {
-		if ansi.StringWidth(l) > ansi.StringWidth(longest) {
+		if display.Width(l) > display.Width(longest) {
 			longest = l
 		}
 	}

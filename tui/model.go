@@ -21,6 +21,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/internal/page"
 )
 
@@ -172,6 +173,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.pages[m.active], cmd = m.pages[m.active].Update(msg)
 		return m, cmd
+	case tea.ModeReportMsg:
+		// The renderer counts cells by grapheme clusters from this report
+		// on (Bubble Tea's own test of it); the pages measure as it does.
+		if ev.Mode == ansi.ModeUnicodeCore && (ev.Value == ansi.ModeReset || ev.Value == ansi.ModeSet || ev.Value == ansi.ModePermanentlySet) {
+			display.SetMethod(ansi.GraphemeWidth)
+		}
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.help.SetWidth(ev.Width)
 		return m.broadcast(tea.WindowSizeMsg{Width: ev.Width, Height: m.pageHeight()})
@@ -359,7 +367,7 @@ func (m Model) View() tea.View {
 	b.WriteByte('\n')
 	top := 1 // the page's first row
 	if m.showsBanner() {
-		b.WriteString(ansi.Truncate(m.styles.Banner.Render(m.banner), m.Width(), "…"))
+		b.WriteString(display.Truncate(m.styles.Banner.Render(m.banner), m.Width(), "…"))
 		b.WriteByte('\n')
 		top++
 	}
@@ -372,7 +380,7 @@ func (m Model) View() tea.View {
 	b.WriteString(strings.Join(m.statusLines(), "\n"))
 	if m.showsShortHelp() {
 		b.WriteByte('\n')
-		b.WriteString(ansi.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.Width(), "…"))
+		b.WriteString(display.Truncate(m.help.ShortHelpView(m.helpKeys().ShortHelp()), m.Width(), "…"))
 	}
 	v := tea.NewView(b.String())
 	if c, ok := m.pages[m.active].(Cursorer); ok && !m.showHelp {
@@ -396,7 +404,7 @@ func (m Model) tabBar() string {
 		}
 		parts[i] = st.Render(p.Title())
 	}
-	return ansi.Truncate(strings.Join(parts, m.styles.TabGap.Render("│")), m.Width(), "…")
+	return display.Truncate(strings.Join(parts, m.styles.TabGap.Render("│")), m.Width(), "…")
 }
 
 // fit cuts or pads s to exactly h lines of at most w cells, so a page can
@@ -407,7 +415,7 @@ func fit(s string, w, h int) string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "")
+		lines[i] = display.Truncate(l, w, "")
 	}
 	for len(lines) < h {
 		lines = append(lines, "")

@@ -12,6 +12,7 @@ import (
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/internal/pagetest"
 )
 
@@ -173,4 +174,27 @@ func TestDownSaysPressRWhenNarrow(t *testing.T) {
 	h.tm.Send(tea.WindowSizeMsg{Width: 40, Height: 10})
 	h.fake.Crash()
 	h.waitText("● down · press R to restart it")
+}
+
+// TestUnicodeCoreReportCountsByGraphemes: when the terminal reports mode
+// 2027, Bubble Tea's renderer counts cells by grapheme clusters, and so
+// must every page. Not parallel: the way of counting is the process's.
+func TestUnicodeCoreReportCountsByGraphemes(t *testing.T) {
+	t.Cleanup(func() { display.SetMethod(ansi.WcWidth) })
+	fake := bridgetest.New(bridgetest.Options{Files: []string{"a.go"}})
+	t.Cleanup(fake.Close)
+	var m tea.Model = tui.New(tui.Options{Backend: fake, Pages: []tui.Page{tui.NewPlaceholder("Files", "files page")}})
+	family := "👨\u200d👩\u200d👧"
+	m, _ = m.Update(tea.ModeReportMsg{Mode: ansi.ModeSynchronizedOutput, Value: ansi.ModeReset})
+	if got := display.Width(family); got != 6 {
+		t.Fatalf("before a report of 2027 the family is %d cells, want 6 (by runes)", got)
+	}
+	m, _ = m.Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeNotRecognized})
+	if got := display.Width(family); got != 6 {
+		t.Fatalf("after 2027 reported unknown the family is %d cells, want 6", got)
+	}
+	_, _ = m.Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeReset})
+	if got := display.Width(family); got != 2 {
+		t.Fatalf("after 2027 reported the family is %d cells, want 2 (one cluster)", got)
+	}
 }

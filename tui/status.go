@@ -9,6 +9,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // unservedHint follows why the backend serves nothing: what to do.
@@ -44,10 +45,10 @@ func (m Model) statusLines() []string {
 	state, errs, rest := m.statusParts()
 	line := func(parts []string) string { return strings.Join(parts, sep) }
 	plain := ansi.Strip(line(append(append([]string(nil), state...), errs...)))
-	if len(errs) == 0 || ansi.StringWidth(plain) <= m.Width() {
-		return []string{ansi.Truncate(line(append(append(state, errs...), rest...)), m.Width(), "…")}
+	if len(errs) == 0 || display.Width(plain) <= m.Width() {
+		return []string{display.Truncate(line(append(append(state, errs...), rest...)), m.Width(), "…")}
 	}
-	lines := []string{ansi.Truncate(line(append(state, rest...)), m.Width(), "…")}
+	lines := []string{display.Truncate(line(append(state, rest...)), m.Width(), "…")}
 	for _, e := range m.errorTexts() {
 		for _, l := range wrapWhole(e, m.Width()) {
 			lines = append(lines, m.styles.Error.Render(l))
@@ -86,7 +87,7 @@ func (m Model) statusParts() (state, errs, rest []string) {
 func (m Model) errorTexts() []string {
 	var out []string
 	if e := m.lastErr; e != "" {
-		if m.state == StateDown && ansi.StringWidth("● down · "+e) > m.Width() {
+		if m.state == StateDown && display.Width("● down · "+e) > m.Width() {
 			e = "press R to restart it"
 		}
 		out = append(out, e)
@@ -100,5 +101,5 @@ func (m Model) errorTexts() []string {
 // wrapWhole wraps text at spaces into lines of at most w cells, breaking
 // a word longer than a line (a path) rather than cutting it.
 func wrapWhole(text string, w int) []string {
-	return strings.Split(ansi.Wrap(text, max(w, 1), ""), "\n")
+	return strings.Split(display.WrapWords(text, max(w, 1), ""), "\n")
 }

@@ -416,3 +416,39 @@ func TestAltPShowsThePreviewOnANarrowTerminal(t *testing.T) {
 	h.pressMod('p', tea.ModAlt)
 	h.wait("the pane hidden again", func(f frame) bool { return !hasPane(f) })
 }
+
+// wideNames are names whose width is not the same counted by grapheme
+// clusters and by runes, as a terminal without mode 2027 (tmux) counts:
+// a soft hyphen (0 or 1), Devanagari with a virama (3 or 4), a skin tone
+// (2 or 4), a ZWJ family (2 or 6).
+var wideNames = []string{"a\u00adb.txt", "नमस्ते.txt", "👍🏽.md", "👨\u200d👩\u200d👧.go", "plain.txt"}
+
+func TestWideNamesKeepThePaneInItsColumn(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: wideNames, Preview: true})
+	h := start(t, fake, files.Options{}, 100, 20)
+	f := h.wait("five files and the pane", func(f frame) bool {
+		v := ansi.Strip(f.view)
+		return strings.Contains(v, "5 files") && strings.Contains(v, "│")
+	})
+	col := -1
+	for _, l := range strings.Split(ansi.Strip(f.view), "\n")[2:] { // past the tab bar and query
+		i := strings.LastIndex(l, "│")
+		if i < 0 {
+			continue
+		}
+		// The renderer, with no report of mode 2027, counts by runes.
+		c := ansi.StringWidthWc(l[:i])
+		if col >= 0 && c != col {
+			t.Fatalf("the pane's border is at column %d in %q, %d above", c, l, col)
+		}
+		col = c
+	}
+	if col < 0 {
+		t.Fatalf("no preview pane:\n%s", ansi.Strip(f.view))
+	}
+	h.typeText("👨\u200d👩\u200d👧")
+	f = h.settled("👨\u200d👩\u200d👧")
+	if q := strings.Split(ansi.Strip(f.view), "\n")[1]; !strings.HasSuffix(q, "1/5") || ansi.StringWidthWc(q) != 100 {
+		t.Fatalf("the query line %q (%d cells) does not end with its count at 100", q, ansi.StringWidthWc(q))
+	}
+}

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge"
+	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/rank"
 	"github.com/scoutdev/scout/tui/tree"
 )
@@ -470,7 +470,7 @@ func (m *Model) indexNotice() string {
 	default:
 		long, short = "indexing the rest of the tree…", "indexing…"
 	}
-	if ansi.StringWidth(long) > m.Width() {
+	if display.Width(long) > m.Width() {
 		return short
 	}
 	return long

@@ -8,11 +8,11 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/highlight"
+	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // previewDelay is how long the focus must rest on a row before its preview
@@ -154,7 +154,7 @@ func sanitize(s string) string {
 	for _, r := range s {
 		switch {
 		case r == '\t':
-			col += ansi.StringWidth(b.String()[seg:])
+			col += display.Width(b.String()[seg:])
 			n := tabWidth - col%tabWidth
 			b.WriteString(strings.Repeat(" ", n))
 			col += n

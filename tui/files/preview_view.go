@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/scoutdev/scout/tui/internal/display"
 )
 
@@ -17,7 +15,7 @@ func (m *Model) previewLines(w, h int) []string {
 	lines := make([]string, 0, h)
 	add := func(s string) {
 		if len(lines) < h {
-			lines = append(lines, " "+ansi.Truncate(s, w-1, "…"))
+			lines = append(lines, " "+display.Truncate(s, w-1, "…"))
 		}
 	}
 	if p.title != "" {

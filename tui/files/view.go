@@ -6,9 +6,6 @@ import (
 
 	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/internal/page"
-
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/scoutdev/scout/tui/tree"
 )
 
@@ -23,7 +20,7 @@ func (m *Model) View() string {
 	b.WriteString(m.queryLine())
 	if n := m.notice(); n != "" {
 		b.WriteByte('\n')
-		b.WriteString(ansi.Truncate(m.styles.Notice.Render(n), m.Width(), "…"))
+		b.WriteString(display.Truncate(m.styles.Notice.Render(n), m.Width(), "…"))
 	}
 	lw, pw := m.columns()
 	list := m.listLines(lw)
@@ -35,7 +32,7 @@ func (m *Model) View() string {
 		b.WriteByte('\n')
 		b.WriteString(l)
 		if pane != nil {
-			b.WriteString(strings.Repeat(" ", max(lw-ansi.StringWidth(l), 0)))
+			b.WriteString(strings.Repeat(" ", max(lw-display.Width(l), 0)))
 			b.WriteString(m.styles.Border.Render("│"))
 			b.WriteString(pane[i])
 		}
@@ -46,11 +43,7 @@ func (m *Model) View() string {
 // Cursor places the terminal's cursor in the query line (page
 // coordinates).
 func (m *Model) Cursor() (x, y int, ok bool) {
-	c := m.input.Cursor()
-	if c == nil {
-		return 0, 0, false
-	}
-	return c.X, c.Y, true
+	return page.QueryCursor(m.input)
 }
 
 // columns splits the width between the list and the preview pane (0: no
@@ -86,7 +79,7 @@ func (m *Model) notice() string {
 	if m.canList {
 		long, short = long+"; → opens a folder", short+"; → opens a folder"
 	}
-	if ansi.StringWidth(long) > m.Width() {
+	if display.Width(long) > m.Width() {
 		return short
 	}
 	return long
@@ -150,7 +143,7 @@ func (m *Model) listLines(w int) []string {
 	lines := make([]string, 0, h)
 	if m.rowCount() == 0 {
 		// Wrapped, never cut: it may be the reason nothing is listed.
-		for _, l := range strings.Split(ansi.Wrap(m.emptyText(), max(w-2, 1), ""), "\n") {
+		for _, l := range strings.Split(display.WrapWords(m.emptyText(), max(w-2, 1), ""), "\n") {
 			lines = append(lines, "  "+m.styles.Empty.Render(l))
 		}
 	}
@@ -209,7 +202,7 @@ func (m *Model) row(i, w int) string {
 	default:
 		renderPath(&b, p, m.rank.res.res.Matches[i].Positions, w-2, pp)
 	}
-	if n := w - ansi.StringWidth(b.String()); focused && n > 0 {
+	if n := w - display.Width(b.String()); focused && n > 0 {
 		// The focused row's background reads as one bar.
 		pp.plain.Add(&b, strings.Repeat(" ", n))
 	}
@@ -234,8 +227,8 @@ func (m *Model) treeRow(b *strings.Builder, r tree.Row, pp pathPaint, w int) {
 			icon = "▾ "
 		}
 	}
-	if len(indent)+2+ansi.StringWidth(name) > w {
-		name = ansi.Truncate(indent+icon+name, w, "…")
+	if len(indent)+2+display.Width(name) > w {
+		name = display.Truncate(indent+icon+name, w, "…")
 		indent, icon = "", ""
 		if w <= 0 {
 			return
@@ -255,7 +248,7 @@ func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 		return
 	}
 	start := 0
-	if ansi.StringWidth(p) > w {
+	if display.Width(p) > w {
 		start = cutLeft(p, w-1)
 		pp.dir.Add(b, "…")
 	}
@@ -296,7 +289,7 @@ func cutLeft(p string, w int) int {
 		for j > 0 && !isRuneStart(p[j]) {
 			j--
 		}
-		rw := ansi.StringWidth(p[j:i])
+		rw := display.Width(p[j:i])
 		if width+rw > w {
 			break
 		}

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/internal/display"
@@ -32,7 +31,7 @@ func (m *Model) header() string {
 func (m *Model) idWidth() int {
 	w := 8
 	for _, p := range m.providers() {
-		w = max(w, ansi.StringWidth(p.Provider))
+		w = max(w, display.Width(p.Provider))
 	}
 	return min(w, max(m.Width()/4, 8))
 }
@@ -41,7 +40,7 @@ func (m *Model) idWidth() int {
 func (m *Model) cells(id, cat, key, enabled, last string) string {
 	var b strings.Builder
 	b.WriteString("  ")
-	b.WriteString(display.Pad(ansi.Truncate(id, m.idWidth(), "…"), m.idWidth()))
+	b.WriteString(display.Pad(display.Truncate(id, m.idWidth(), "…"), m.idWidth()))
 	b.WriteString("  " + display.Pad(cat, catalogWidth))
 	b.WriteString(" " + display.Pad(key, keyWidth))
 	b.WriteString(" " + display.Pad(enabled, enabledWidth))
@@ -140,7 +139,7 @@ func (m *Model) providerRow(p wire.ProviderStatus, focused bool) string {
 	} else {
 		b.WriteString("  ")
 	}
-	b.WriteString(display.Pad(ansi.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()))
+	b.WriteString(display.Pad(display.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()))
 	b.WriteString("  " + c.catSt.Render(display.Pad(c.cat, catalogWidth)))
 	b.WriteString(" " + c.keySt.Render(display.Pad(c.key, keyWidth)))
 	b.WriteString(" " + m.styles.Row.Render(display.Pad(c.enabled, enabledWidth)))
@@ -163,7 +162,7 @@ func (m *Model) narrowRow(p wire.ProviderStatus, focused bool) string {
 	} else {
 		parts = append(parts, c.key)
 	}
-	text := display.Pad(ansi.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()) + " " + strings.Join(parts, " ")
+	text := display.Pad(display.Truncate(p.Provider, m.idWidth(), "…"), m.idWidth()) + " " + strings.Join(parts, " ")
 	switch {
 	case focused && m.section == sectionProviders:
 		return m.gutter(true) + m.styles.Cursor.Render(display.Pad(text, m.Width()-2))

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/scoutdev/scout/tui/internal/display"
 )
 
@@ -69,7 +67,7 @@ func (m *Model) detail(room int) []string {
 		short, long = o.word, "The last refresh failed: "+reasonText(o.reason, m.configName())+"."
 	}
 	if m.Width() < wideFrom {
-		return []string{ansi.Truncate(short, max(m.Width()-2, 1), "…")}
+		return []string{display.Truncate(short, max(m.Width()-2, 1), "…")}
 	}
 	if d := display.Wrap(long, max(m.Width()-4, 1)); len(d) <= min(room, 2) && m.Height() >= 16 {
 		return d
@@ -132,7 +130,7 @@ func (m *Model) View() string {
 	lines = append(lines, l.msg...)
 	lines = append(lines, m.footer())
 	for i, s := range lines {
-		lines[i] = ansi.Truncate(s, m.Width(), "…")
+		lines[i] = display.Truncate(s, m.Width(), "…")
 	}
 	return strings.Join(lines, "\n")
 }

@@ -5,12 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/scoutdev/scout/tui/internal/page"
-
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui/internal/display"
+	"github.com/scoutdev/scout/tui/internal/page"
 )
 
 // countWidth is the room kept right of the filter for the counts.
@@ -32,11 +29,7 @@ func (m *Model) View() string {
 
 // Cursor places the terminal's cursor in the filter (page coordinates).
 func (m *Model) Cursor() (x, y int, ok bool) {
-	c := m.input.Cursor()
-	if c == nil {
-		return 0, 0, false
-	}
-	return c.X, c.Y, true
+	return page.QueryCursor(m.input)
 }
 
 // Status implements tui.Page: the count for the status line.
@@ -189,7 +182,7 @@ func (m *Model) rightSide(r wire.SessionRow, p rowPaint) (string, int) {
 	t := relTime(m.now(), r.UpdatedAt)
 	parts, plain = append(parts, p.time.Render(fmt.Sprintf("%8s", t))), append(plain, fmt.Sprintf("%8s", t))
 	sep := p.plain.Render(" ")
-	return strings.Join(parts, sep), ansi.StringWidth(strings.Join(plain, " "))
+	return strings.Join(parts, sep), display.Width(strings.Join(plain, " "))
 }
 
 // noteLines is the note, wrapped, at most maxNoteLines lines.
@@ -204,7 +197,7 @@ func (m *Model) noteLines() []string {
 	lines := display.Wrap(m.note, max(m.Width()-2, 1))
 	if len(lines) > maxNoteLines {
 		lines = lines[:maxNoteLines]
-		lines[maxNoteLines-1] = ansi.Truncate(lines[maxNoteLines-1]+" …", max(m.Width()-2, 1), "…")
+		lines[maxNoteLines-1] = display.Truncate(lines[maxNoteLines-1]+" …", max(m.Width()-2, 1), "…")
 	}
 	for i, l := range lines {
 		lines[i] = "  " + st.Render(l)
@@ -218,10 +211,10 @@ func (m *Model) noteLines() []string {
 // under 60 columns and wherever the longer ones would be cut.
 func (m *Model) footer() string {
 	line := m.footerLine(m.Width() < 60)
-	if ansi.StringWidth(line) > m.Width() {
+	if display.Width(line) > m.Width() {
 		line = m.footerLine(true)
 	}
-	return ansi.Truncate(line, m.Width(), "…")
+	return display.Truncate(line, m.Width(), "…")
 }
 
 func (m *Model) footerLine(narrow bool) string {
@@ -288,7 +281,7 @@ func displayTitle(t string) string {
 	if t == "" {
 		return "(untitled)"
 	}
-	return ansi.Truncate(t, 40, "…")
+	return display.Truncate(t, 40, "…")
 }
 
 func plural(n int, what string) string {

@@ -5,6 +5,7 @@ package display
 
 import (
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -13,6 +14,31 @@ import (
 
 	"github.com/scoutdev/scout/backend/fsguard"
 )
+
+// method is how the terminal counts the cells of text, as Bubble Tea's
+// renderer counts them: by runes (wcwidth) until the terminal reports
+// Unicode core mode 2027, then by grapheme clusters. Every page measures
+// with it, so that a line laid out to fit is a line the renderer and the
+// terminal see fit: a name like "👨‍👩‍👧.go" is 2 cells as a cluster and 6
+// as runes, which is what tmux draws.
+var method atomic.Uint32 // an ansi.Method; the zero value is ansi.WcWidth
+
+// SetMethod makes m the way every page counts cells. The root model calls
+// it when the terminal reports mode 2027, as the renderer switches then.
+func SetMethod(m ansi.Method) { method.Store(uint32(m)) }
+
+// Method is the way cells are counted now.
+func Method() ansi.Method { return ansi.Method(method.Load()) }
+
+// Width is s's width in cells, escape sequences left out.
+func Width(s string) int { return Method().StringWidth(s) }
+
+// Truncate cuts s to at most w cells, tail included when it is cut.
+func Truncate(s string, w int, tail string) string { return Method().Truncate(s, w, tail) }
+
+// WrapWords wraps s at w cells, at spaces and the breakpoints, cutting
+// words longer than w (ansi.Wrap).
+func WrapWords(s string, w int, breakpoints string) string { return Method().Wrap(s, w, breakpoints) }
 
 // Clean returns s with every rune that could move the cursor, change the
 // terminal's state or reorder text replaced by U+FFFD: C0 controls (a tab
@@ -82,8 +108,8 @@ func Highlight(s string, pos []int, w int, plain, match Paint) (string, int) {
 		return "", 0
 	}
 	cut := s
-	if ansi.StringWidth(s) > w {
-		cut = ansi.Truncate(s, w-1, "")
+	if Width(s) > w {
+		cut = Truncate(s, w-1, "")
 	}
 	var b strings.Builder
 	inMatch, started := false, false
@@ -104,7 +130,7 @@ func Highlight(s string, pos []int, w int, plain, match Paint) (string, int) {
 	if started {
 		b.WriteString(paintOf(inMatch, plain, match).Post)
 	}
-	width := ansi.StringWidth(cut)
+	width := Width(cut)
 	if cut != s {
 		b.WriteString(plain.Render("…"))
 		width++
@@ -132,14 +158,14 @@ func Wrap(text string, w int) []string {
 			switch {
 			case line == "":
 				line = word
-			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= w:
+			case Width(line)+1+Width(word) <= w:
 				line += " " + word
 			default:
-				lines = append(lines, ansi.Truncate(line, w, "…"))
+				lines = append(lines, Truncate(line, w, "…"))
 				line = word
 			}
 		}
-		lines = append(lines, ansi.Truncate(line, w, "…"))
+		lines = append(lines, Truncate(line, w, "…"))
 	}
 	return lines
 }
@@ -166,5 +192,5 @@ func Lower(s string) string {
 
 // Pad returns s followed by spaces up to w cells (s as is when wider).
 func Pad(s string, w int) string {
-	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+	return s + strings.Repeat(" ", max(w-Width(s), 0))
 }

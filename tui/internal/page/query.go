@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
-	"github.com/charmbracelet/x/ansi"
+
+	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // QueryInput is a page's focused query field: the "> " prompt, the
@@ -25,9 +26,28 @@ func QueryInput(placeholder, value string) textinput.Model {
 // on the left, right (the counts) flush right; when both do not fit, the
 // field alone, cut to the width.
 func QueryLine(width int, field, right string) string {
-	gap := width - ansi.StringWidth(field) - ansi.StringWidth(right)
+	gap := width - display.Width(field) - display.Width(right)
 	if gap < 1 {
-		return ansi.Truncate(field, width, "")
+		return display.Truncate(field, width, "")
 	}
 	return field + strings.Repeat(" ", gap) + right
+}
+
+// QueryCursor is where the terminal's cursor goes in a query field made by
+// QueryInput: after the prompt and the value's text before the cursor,
+// measured in cells as the page draws them. textinput counts one cell a
+// rune, which leaves the cursor inside text of wide characters ("日本" is
+// four cells). A value wider than the field scrolls inside it, and then
+// textinput's own place is kept.
+func QueryCursor(in textinput.Model) (x, y int, ok bool) {
+	c := in.Cursor()
+	if c == nil {
+		return 0, 0, false
+	}
+	v := []rune(in.Value())
+	if in.Width() > 0 && display.Width(string(v)) > in.Width() {
+		return c.X, c.Y, true
+	}
+	pos := min(max(in.Position(), 0), len(v))
+	return display.Width(in.Prompt) + display.Width(string(v[:pos])), c.Y, true
 }

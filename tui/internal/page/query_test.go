@@ -30,3 +30,25 @@ func TestQueryInput(t *testing.T) {
 		t.Fatalf("value %q at %d, focused %v, placeholder %q", in.Value(), in.Position(), in.Focused(), in.Placeholder)
 	}
 }
+
+func TestQueryCursorCountsCells(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		left  int // cursor moves to the left after typing
+		want  int
+	}{
+		{"srv", 0, 5},
+		{"日本", 0, 6}, // two cells a character
+		{"日本", 1, 4},
+		{"é", 0, 3},
+		{"👨\u200d👩\u200d👧", 0, 8}, // counted by runes, as the renderer does without mode 2027
+	} {
+		in := page.QueryInput("", c.value)
+		in.SetWidth(40)
+		in.SetCursor(in.Position() - c.left)
+		x, y, ok := page.QueryCursor(in)
+		if !ok || x != c.want || y != 0 {
+			t.Errorf("%q, %d left: cursor at (%d, %d) %v, want (%d, 0)", c.value, c.left, x, y, ok, c.want)
+		}
+	}
+}

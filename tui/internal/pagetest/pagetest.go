@@ -19,6 +19,7 @@ import (
 
 	"github.com/scoutdev/scout/tui"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
+	"github.com/scoutdev/scout/tui/internal/display"
 )
 
 // Frame is what a test sees of the program at one moment: the root's view
@@ -193,7 +194,7 @@ func CheckFits(t testing.TB, view string, w, hgt int) {
 		t.Fatalf("%d lines for a height of %d", len(ls), hgt)
 	}
 	for _, l := range ls {
-		if ansi.StringWidth(l) > w {
+		if display.Width(l) > w {
 			t.Fatalf("line %q is wider than %d", ansi.Strip(l), w)
 		}
 	}
