@@ -452,3 +452,29 @@ func TestWideNamesKeepThePaneInItsColumn(t *testing.T) {
 		t.Fatalf("the query line %q (%d cells) does not end with its count at 100", q, ansi.StringWidthWc(q))
 	}
 }
+
+func TestLineSeparatorsInNamesAreShownReplaced(t *testing.T) {
+	names := []string{"two\u2028lines/a.go", "para\u2029b.md", "plain.txt"}
+	fake := bridgetest.New(bridgetest.Options{Files: names, Preview: true, Contents: map[string]string{"para\u2029b.md": "text\n"}})
+	h := start(t, fake, files.Options{}, 100, 20)
+	f := h.waitText("3 files")
+	for _, want := range []string{"two\uFFFDlines/", "para\uFFFDb.md"} { // the tree
+		if !strings.Contains(ansi.Strip(f.view), want) {
+			t.Fatalf("the tree does not show %q:\n%s", want, ansi.Strip(f.view))
+		}
+	}
+	h.typeText("parab")
+	f = h.wait("the preview of para\u2029b.md", func(f frame) bool {
+		return f.settled && f.focused == "para\u2029b.md" && strings.Contains(f.view, "text")
+	})
+	if strings.ContainsAny(f.view, "\u2028\u2029") {
+		t.Fatalf("a separator is drawn as it is:\n%q", ansi.Strip(f.view))
+	}
+	if n := strings.Count(ansi.Strip(f.view), "para\uFFFDb.md"); n != 2 { // the row and the pane's title
+		t.Fatalf("%d rows show para\uFFFDb.md, want the match and the title:\n%s", n, ansi.Strip(f.view))
+	}
+	h.press(tea.KeyEnter)
+	if got := h.outcome().Items; !slices.Equal(got, []string{"para\u2029b.md"}) {
+		t.Fatalf("accepted %q, want the name as it is", got)
+	}
+}

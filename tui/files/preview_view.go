@@ -19,7 +19,7 @@ func (m *Model) previewLines(w, h int) []string {
 		}
 	}
 	if p.title != "" {
-		add(m.styles.PreviewTitle.Render(p.title))
+		add(m.styles.PreviewTitle.Render(display.Visible(p.title)))
 	}
 	switch {
 	case p.loading:

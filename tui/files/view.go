@@ -227,6 +227,7 @@ func (m *Model) treeRow(b *strings.Builder, r tree.Row, pp pathPaint, w int) {
 			icon = "▾ "
 		}
 	}
+	name = display.Visible(name)
 	if len(indent)+2+display.Width(name) > w {
 		name = display.Truncate(indent+icon+name, w, "…")
 		indent, icon = "", ""
@@ -247,6 +248,7 @@ func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 	if w <= 0 {
 		return
 	}
+	p = display.Visible(p)
 	start := 0
 	if display.Width(p) > w {
 		start = cutLeft(p, w-1)

@@ -43,7 +43,8 @@ func WrapWords(s string, w int, breakpoints string) string { return Method().Wra
 // Clean returns s with every rune that could move the cursor, change the
 // terminal's state or reorder text replaced by U+FFFD: C0 controls (a tab
 // becomes a space), DEL, C1 controls and the bidirectional formatting
-// characters (fsguard.UnsafeRune), and invalid UTF-8. The backend already removes them from titles; the frontend
+// characters (fsguard.UnsafeRune), the line and paragraph separators
+// (U+2028, U+2029), and invalid UTF-8. The backend already removes them from titles; the frontend
 // never trusts that alone.
 func Clean(s string) string {
 	if !needsCleaning(s) {
@@ -75,7 +76,27 @@ func needsCleaning(s string) bool {
 // unsafe is fsguard.UnsafeRune (the one definition of the characters
 // scout never shows, which the backend removes from titles and model
 // names) plus the replacement character of invalid UTF-8.
-func unsafe(r rune) bool { return fsguard.UnsafeRune(r) || r == utf8.RuneError }
+func unsafe(r rune) bool { return fsguard.UnsafeRune(r) || r == utf8.RuneError || breaksLine(r) }
+
+// breaksLine reports the Unicode line and paragraph separators: not
+// controls (a file may be named with them), but a terminal may end the
+// line there or draw nothing, so they are never drawn as they are.
+func breaksLine(r rune) bool { return r == '\u2028' || r == '\u2029' }
+
+// Visible returns name (a path or a name the backend allowed) with each
+// line or paragraph separator replaced by U+FFFD, which takes the same
+// three bytes: byte offsets into name (match positions) stay valid.
+func Visible(name string) string {
+	if !strings.ContainsAny(name, "\u2028\u2029") {
+		return name
+	}
+	return strings.Map(func(r rune) rune {
+		if breaksLine(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, name)
+}
 
 // Paint is a style reduced to the escape sequences around its text: rows
 // are drawn many times per frame, and lipgloss.Style.Render measures,

@@ -15,9 +15,24 @@ func TestClean(t *testing.T) {
 		"c1\u009b":         "c1\uFFFD",
 		"bidi\u202eevil":   "bidi\uFFFDevil",
 		"bad\xffutf8":      "bad\uFFFDutf8",
+		"two\u2028lines":   "two\uFFFDlines",
+		"two\u2029paras":   "two\uFFFDparas",
 	} {
 		if got := Clean(in); got != want {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestVisibleKeepsByteOffsets(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain/name.go":        "plain/name.go",
+		"a\u2028b/c\u2029d.go": "a\uFFFDb/c\uFFFDd.go",
+		"tab\tkept":            "tab\tkept", // the backend's policy keeps controls out of names
+	} {
+		got := Visible(in)
+		if got != want || len(got) != len(in) {
+			t.Errorf("Visible(%q) = %q (%d bytes), want %q (%d bytes)", in, got, len(got), want, len(in))
 		}
 	}
 }
