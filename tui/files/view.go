@@ -243,15 +243,16 @@ func (m *Model) treeRow(b *strings.Builder, r tree.Row, pp pathPaint, w int) {
 // renderPath renders path p in at most w cells: the directory part
 // dimmed, the base name emphasised, and the runes at the byte offsets pos
 // highlighted. A path too long keeps its end (the base name) and loses its
-// beginning to "…".
+// beginning to "…", unless every match would go with it: then the window
+// ends with the path component of the last match, so the row still shows
+// why it matched, and "…" stands for what is cut on either side.
 func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 	if w <= 0 {
 		return
 	}
 	p = display.Visible(p)
-	start := 0
-	if display.Width(p) > w {
-		start = cutLeft(p, w-1)
+	start, end := pathWindow(p, pos, w)
+	if start > 0 {
 		pp.dir.Add(b, "…")
 	}
 	baseAt := strings.LastIndexByte(p, '/') + 1
@@ -260,7 +261,7 @@ func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 		pos = pos[1:]
 	}
 	runStart, runClass := start, -1
-	for i := range p[start:] {
+	for i := range p[start:end] {
 		i += start
 		class := 0
 		if i >= baseAt {
@@ -278,8 +279,43 @@ func renderPath(b *strings.Builder, p string, pos []int, w int, pp pathPaint) {
 		}
 	}
 	if runClass >= 0 {
-		paints[runClass].Add(b, p[runStart:])
+		paints[runClass].Add(b, p[runStart:end])
 	}
+	if end < len(p) {
+		pp.dir.Add(b, "…")
+	}
+}
+
+// pathWindow returns the bytes [start, end) of p that renderPath draws in
+// w cells (w > 0), leaving a cell for each "…" it needs: the tail when p
+// is too long, or, when no match would be left in the tail, the stretch
+// ending with the last match's path component.
+func pathWindow(p string, pos []int, w int) (start, end int) {
+	if display.Width(p) <= w {
+		return 0, len(p)
+	}
+	start = cutLeft(p, w-1)
+	if len(pos) == 0 || pos[len(pos)-1] >= start || w < 3 {
+		return start, len(p)
+	}
+	last := pos[len(pos)-1]
+	end = len(p)
+	if slash := strings.IndexByte(p[last:], '/'); slash >= 0 {
+		end = last + slash
+	}
+	if display.Width(p[last:end]) > w-2 {
+		end = last + 1
+		for end < len(p) && !isRuneStart(p[end]) {
+			end++
+		}
+	}
+	start = cutLeft(p[:end], w-2)
+	if start > 0 {
+		return start, end
+	}
+	// The head fits: give the cells the left "…" would have had to more of
+	// what follows the match.
+	return 0, cutRight(p, w-1)
 }
 
 // cutLeft returns the byte offset from which p's tail fits in w cells.
@@ -292,6 +328,25 @@ func cutLeft(p string, w int) int {
 			j--
 		}
 		rw := display.Width(p[j:i])
+		if width+rw > w {
+			break
+		}
+		width += rw
+		i = j
+	}
+	return i
+}
+
+// cutRight returns the byte offset up to which p's head fits in w cells.
+func cutRight(p string, w int) int {
+	width := 0
+	i := 0
+	for i < len(p) {
+		j := i + 1
+		for j < len(p) && !isRuneStart(p[j]) {
+			j++
+		}
+		rw := display.Width(p[i:j])
 		if width+rw > w {
 			break
 		}

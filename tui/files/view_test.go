@@ -31,6 +31,13 @@ func TestRenderPath(t *testing.T) {
 		{"cmd/scout/main.go", nil, 0, ""},
 		{"αβγ/δ.go", []int{2, 7}, 40, "α[β]γ/[δ].go"},
 		{"日本/語.go", nil, 6, "…語.go"}, // wide runes: 2 cells each
+		// Every match in the head: the window ends with the last match's
+		// component instead of showing a row with nothing highlighted.
+		{"cmd/scout/main.go", []int{0, 1, 2}, 10, "[cmd]/scout…"},
+		{"a/bbbbbbbbbb/cc/dddddd/main.go", []int{2, 3}, 10, "a/[bb]bbbbb…"}, // the head fits
+		{"a/bbbbbbbbbb/cc/dddddd/main.go", []int{13, 14}, 12, "…bbbbbbb/[cc]…"},
+		{"a/bbbbbbbbbb/cc/dddddd/main.go", []int{3, 23}, 10, "…d/[m]ain.go"}, // one match in the tail: the tail as before
+		{"cmd/scout/main.go", []int{0}, 2, "…o"},                             // too narrow for two ellipses
 	} {
 		var b strings.Builder
 		renderPath(&b, tc.path, tc.pos, tc.w, marks)
