@@ -352,6 +352,10 @@ func TestAgentSourcesOpen(t *testing.T) {
 		{wire.AgentGemini, sessionstest.ID("gm-subagent"), wire.CodeNotFound},
 		{wire.AgentGemini, sessionstest.ID("gm-nothing"), wire.CodeNotFound},
 		{wire.AgentGemini, sessionstest.ID("gm-rewound-away"), wire.CodeNotFound},
+		{wire.AgentCodex, sessionstest.ID("cx-misnamed"), wire.CodeNotFound},
+		{wire.AgentCodex, sessionstest.ID("cx-name-only"), wire.CodeNotFound},
+		{wire.AgentGemini, sessionstest.ID("gm-misnamed"), wire.CodeNotFound},
+		{wire.AgentGemini, sessionstest.ID("gm-name-only"), wire.CodeNotFound},
 		{wire.AgentScout, sessionstest.ID("cc-cd"), wire.CodeNotFound},
 		{"aider", "x", wire.CodeInvalidParams},
 	} {

@@ -267,6 +267,11 @@ func (w *walker) finish(err error) (*wire.SessionRow, error) {
 		return nil, nil
 	}
 	row, err := h.hist.result()
+	if err == nil && !r.src.candidate(h.name, row.ID) {
+		// The id it records is not the one its name gives: session.open
+		// (and Codex's own resume) find a history by its name.
+		err = ErrMalformed
+	}
 	if err != nil {
 		if w.countable(err) {
 			err = nil

@@ -34,7 +34,8 @@ type source interface {
 	// history starts reading the history name of directory f.
 	history(f *frame, name string) history
 	// candidate reports whether the history name may hold session id
-	// (session.open looks only at candidates).
+	// (session.open looks only at candidates, and a history that records
+	// an id its name is no candidate of is malformed).
 	candidate(name, id string) bool
 	// busy is the busy hint of session id, whose history is in f.
 	busy(f *frame, id string) bool

@@ -191,6 +191,16 @@ func (a *Agents) codex(t testing.TB, must func(int64, error), big bool) {
 		t.Fatal(err)
 	}
 	a.Notices.SessionsOmittedInvalid += 3
+	// Invalid: a rollout whose name gives another id than its
+	// session_meta (Codex finds a rollout by the id in its name).
+	misnamed := CodexRollout{ID: ID("cx-misnamed"), Cwd: ws, Prompt: "renamed file", Start: day(9)}
+	must(WriteCodex(dir, misnamed))
+	renamed := misnamed
+	renamed.ID = ID("cx-name-only")
+	if err := os.Rename(misnamed.Path(dir), renamed.Path(dir)); err != nil {
+		t.Fatal(err)
+	}
+	a.Notices.SessionsOmittedInvalid++
 	// Archived rollouts are never read.
 	must(writeFile(filepath.Join(dir, "archived_sessions", "rollout-2026-01-01T00-00-00-"+ID("cx-archived")+".jsonl"), func(w *countingWriter) {
 		CodexRollout{ID: ID("cx-archived"), Cwd: ws, Prompt: "archived"}.write(w)
@@ -236,6 +246,16 @@ func (a *Agents) gemini(t testing.TB, must func(int64, error), big bool) {
 	// Invalid: a symlinked history.
 	here := GeminiSession{ID: ID("gm-here"), Dir: ws}
 	if err := os.Symlink(here.Path(dir), GeminiSession{ID: ID("gm-link"), Dir: ws, Start: Epoch.Add(6 * time.Hour)}.Path(dir)); err != nil {
+		t.Fatal(err)
+	}
+	a.Notices.SessionsOmittedInvalid++
+	// Invalid: a history whose name ends with another id's first eight
+	// characters than the sessionId it records.
+	misnamed := GeminiSession{ID: ID("gm-misnamed"), Dir: ws, Prompt: "renamed file", Start: Epoch.Add(6*time.Hour + time.Minute)}
+	must(WriteGemini(dir, misnamed))
+	renamed := misnamed
+	renamed.ID = ID("gm-name-only")
+	if err := os.Rename(misnamed.Path(dir), renamed.Path(dir)); err != nil {
 		t.Fatal(err)
 	}
 	a.Notices.SessionsOmittedInvalid++
