@@ -206,6 +206,10 @@ func TestRefreshCancelled(t *testing.T) {
 	if within < 4 { // tolerance for a noisy shared machine
 		t.Errorf("only %d of 5 status answers within 100 ms", within)
 	}
+	// A catalog read while the refresh runs: its guard must not outlive
+	// the refresh's cancellation (a cache written just before the cancel
+	// was seen is not rescanned).
+	during := catalogPage(t, p, nil)
 	if m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "slow", "model": "m", "effort": nil, "revision": cat.Revision}); m.Code() != wire.CodeBusy {
 		t.Errorf("select during refresh: %s", m.Raw)
 	}
@@ -227,6 +231,9 @@ func TestRefreshCancelled(t *testing.T) {
 	// busy until then means "retry later".
 	if m := callUntilNotBusy(t, p, wire.MethodModelSelect, map[string]any{"provider": "slow", "model": "m", "effort": nil, "revision": cat.Revision}); m.Code() != wire.CodeSelectionStale {
 		t.Errorf("select with a revision from before the refresh: %s", m.Raw)
+	}
+	if m := p.Call(wire.MethodModelSelect, map[string]any{"provider": "slow", "model": "m", "effort": nil, "revision": during.Revision}); m.Code() != wire.CodeSelectionStale {
+		t.Errorf("select with a revision read during the cancelled refresh: %s", m.Raw)
 	}
 	if after := catalogPage(t, p, nil); after.Revision == cat.Revision || len(after.Choices) != 1 {
 		t.Errorf("catalog after the cancelled refresh: %+v", after)

@@ -54,6 +54,18 @@ func refreshRecovery(reason string, rescanned bool) string {
 // makes the rescan's snapshot current; the protocol handler runs it
 // atomically with the response.
 func (s *Service) Refresh(ctx context.Context, id string) (*wire.RefreshResult, func(), error) {
+	res, install, err := s.refresh(ctx, id)
+	if ctx.Err() != nil {
+		// A cache written just before the cancel was seen is not
+		// rescanned: a snapshot read while the refresh ran may no longer
+		// be the caches', so its cursors and guard go too.
+		s.invalidate()
+		return nil, nil, ctx.Err()
+	}
+	return res, install, err
+}
+
+func (s *Service) refresh(ctx context.Context, id string) (*wire.RefreshResult, func(), error) {
 	p := s.byID[id]
 	err := s.refreshCache(ctx, p)
 	if ctx.Err() != nil {
