@@ -638,3 +638,36 @@ func TestRecordLineShape(t *testing.T) {
 		t.Errorf("rows %v, notices %+v: want %d omitted as invalid", rows, res.Notices, len(malformed))
 	}
 }
+
+// TestListLimitCountsWhatItReads: session.list's ceiling counts the
+// histories it would read, in every store: Claude Code's histories in
+// other directories' project folders are counted as other directories'
+// by name and never read, so 256 of scout's and three of another
+// project's folder are served; one more in this workspace's folder is
+// the 257th.
+func TestListLimitCountsWhatItReads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ws := canonicalTemp(t)
+	files := map[string]string{}
+	for i := range 256 {
+		files[fmt.Sprintf("s%03d.jsonl", i)] = userRecord
+	}
+	writeFiles(t, e.store, files)
+	claude := t.TempDir()
+	for i := range 3 {
+		must(sessionstest.WriteClaude(claude, sessionstest.ClaudeSession{ID: sessionstest.ID(fmt.Sprintf("other-%d", i)), Dir: "/srv/other", Prompt: "elsewhere"}))
+	}
+	start := func() *scouttest.Proc {
+		p := scouttest.Start(t, scouttest.Options{Dir: ws, Env: []string{"SCOUT_HOME=" + e.home, "CLAUDE_CONFIG_DIR=" + claude}})
+		p.Initialize(sessionCaps...)
+		return p
+	}
+	var res wire.SessionListResult
+	start().MustCall(wire.MethodSessionList, nil, &res)
+	if len(res.Sessions) != 256 || res.Notices != (wire.SessionNotices{SessionsOtherDirectories: 3}) {
+		t.Fatalf("256 of scout's and 3 of another folder: %d rows, notices %+v", len(res.Sessions), res.Notices)
+	}
+	must(sessionstest.WriteClaude(claude, sessionstest.ClaudeSession{ID: sessionstest.ID("here"), Dir: ws, Prompt: "here"}))
+	wantCode(t, start().Call(wire.MethodSessionList, nil), wire.CodeDiscoveryLimit)
+}
