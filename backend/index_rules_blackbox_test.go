@@ -275,8 +275,11 @@ func TestIndexDirectoryMadeUnreadable(t *testing.T) {
 // some work, and the walk lists what a walk with the full deadline lists.
 func TestIndexDeadline(t *testing.T) {
 	t.Parallel()
+	// Enough files that no 1 ms step walks them all, however fast the
+	// machine.
+	const files = 4000
 	var fx []string
-	for i := range 400 {
+	for i := range files {
 		fx = append(fx, fmt.Sprintf("a%02d/b%d/f%d.go", i%20, i%7, i))
 	}
 	dir := makefs.MustMake(t, fx...)
@@ -292,7 +295,7 @@ func TestIndexDeadline(t *testing.T) {
 	if deadlines == 0 || len(pages) < 3 {
 		t.Errorf("%d pages, %d at the deadline", len(pages), deadlines)
 	}
-	if got := allEntries(pages); !slices.Equal(got, full) || len(full) != 400+20+140 {
+	if got := allEntries(pages); !slices.Equal(got, full) || len(full) != files+20+140 {
 		t.Errorf("%d entries, the full deadline's walk %d", len(got), len(full))
 	}
 }
