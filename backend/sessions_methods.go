@@ -15,15 +15,23 @@ import (
 // state resolved (config.HomeDir: one rule for every feature), the other
 // agents' stores where their variables (else their defaults below the
 // user's home) put them, narrowed by [sessions] sources. A home that
-// cannot be determined leaves the feature registered; its requests then
-// answer discovery_unavailable (or session_invalid for an exact open).
+// cannot be determined, or a broken config.toml (whose [sessions] sources
+// cannot be known: reading every store instead could read one the person
+// left out), leaves the feature registered with no store; its requests
+// then answer discovery_unavailable (or session_invalid for an exact
+// open).
 func newSessions(opts Options, ws *workspaceState) *sessions.Service {
-	if ws.home == "" {
+	home, stores := ws.home, sessions.StoresFromEnv(opts.Getenv, ws.userHome)
+	switch {
+	case ws.home == "":
 		fmt.Fprintln(opts.Stderr, "scout backend: the backend home cannot be determined; sessions are unavailable")
+	case ws.broken:
+		fmt.Fprintln(opts.Stderr, "scout backend: config.toml cannot be used; sessions are unavailable until it is fixed")
+		home, stores = "", sessions.Stores{}
 	}
 	return sessions.New(sessions.Config{
-		Home: ws.home, Workspace: opts.Workspace,
-		Stores:  sessions.StoresFromEnv(opts.Getenv, ws.userHome),
+		Home: home, Workspace: opts.Workspace,
+		Stores:  stores,
 		Sources: ws.user.Sessions.Sources,
 		Log:     opts.Stderr,
 		Step:    debugDuration(opts.Getenv, debugDiscoverStepEnv),

@@ -410,6 +410,16 @@ func TestAgentSourcesConfig(t *testing.T) {
 	}
 	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": sessionstest.ID("cc-cd"), "agent": wire.AgentClaudeCode}), wire.CodeNotFound)
 
+	// A broken config.toml (a misspelt agent): which stores were meant
+	// cannot be known, so none is read.
+	if err := os.WriteFile(filepath.Join(e.Scout, "config.toml"), []byte("[sessions]\nsources = [\"codex\", \"gemnii\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = e.start(t)
+	wantCode(t, p.Call(wire.MethodSessionList, nil), wire.CodeDiscoveryUnavailable)
+	wantCode(t, p.Call(wire.MethodSessionDiscover, map[string]any{"cursor": nil}), wire.CodeDiscoveryUnavailable)
+	wantCode(t, p.Call(wire.MethodSessionOpen, map[string]any{"id": sessionstest.ID("cx-here"), "agent": wire.AgentCodex}), wire.CodeNotFound)
+
 	// Defaults below HOME: ~/.claude as a symlink to the fixture.
 	home := t.TempDir()
 	if err := os.Symlink(e.Claude, filepath.Join(home, ".claude")); err != nil {

@@ -75,6 +75,35 @@ func TestSessionsJSON(t *testing.T) {
 	}
 }
 
+// TestSessionsJSONBrokenConfig: a config.toml that cannot be used (here a
+// misspelt agent in [sessions] sources) reads no store at all, not every
+// store, and `scout sessions --json` exits 2 with one line that names the
+// key; so does a relative SCOUT_HOME, naming the variable.
+func TestSessionsJSONBrokenConfig(t *testing.T) {
+	t.Parallel()
+	ws, a := agentsWorkspace(t)
+	if err := os.WriteFile(filepath.Join(a.Scout, "config.toml"), []byte("[sessions]\nsources = [\"scout\", \"claud-code\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		env  []string
+		want string
+	}{
+		{a.Env(), "sessions.sources"},
+		{append(a.Env(), "SCOUT_HOME=relative/home"), "SCOUT_HOME must be an absolute path"},
+	} {
+		cmd := exec.Command(scouttest.Binary(t), "sessions", "--json")
+		cmd.Dir, cmd.Env = ws, append(scouttest.Environ(), tc.env...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		line := stderr.String()
+		if exitStatus(err) != 2 || stdout.Len() != 0 || strings.Count(line, "\n") != 1 || !strings.HasPrefix(line, "scout: session discovery failed: ") || !strings.Contains(line, tc.want) {
+			t.Errorf("%s: exit %v, stdout %q, stderr %q", tc.want, err, stdout.String(), line)
+		}
+	}
+}
+
 // fakeAgents writes claude, codex, gemini, crush and opencode executables
 // into a new directory: each records its argv and working directory in
 // $OUTDIR/<name>.argv and exits 0. The record is written aside and renamed

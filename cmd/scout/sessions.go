@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/scoutdev/scout/backend/config"
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/rpcclient"
 	"github.com/scoutdev/scout/tui"
@@ -101,11 +102,13 @@ const discoverTimeout = 60 * time.Second
 // Nothing is printed before discovery completed: the rows of an
 // unfinished scan are provisional.
 func printSessionsJSON(w io.Writer) error {
-	c, stop, err := startBackend([]string{wire.MethodSessionDiscover}, nil, os.Stderr)
+	// The backend's diagnostics are said once it has exited: after the
+	// rows, or, on an error, as the one line's reason when they give it.
+	child := &childStderr{}
+	c, stop, err := startBackend([]string{wire.MethodSessionDiscover}, nil, child)
 	if err != nil {
 		return err
 	}
-	defer stop()
 	var rows []wire.SessionRow
 	for attempt := 1; ; attempt++ {
 		rows, err = discoverAll(c)
@@ -113,9 +116,18 @@ func printSessionsJSON(w io.Writer) error {
 			break
 		}
 	}
+	stop() // its stderr is complete once it has exited
 	if err != nil {
-		return fmt.Errorf("session discovery failed: %s", bridge.Describe(err))
+		why := bridge.Describe(err)
+		if d := bridge.FirstDiagnostic(child.String()); d != "" && bridge.Code(err) == wire.CodeDiscoveryUnavailable {
+			if home, herr := config.HomeDir(os.Getenv); herr == nil {
+				d = bridge.NameHomeFiles(d, home)
+			}
+			why = d
+		}
+		return fmt.Errorf("session discovery failed: %s", why)
 	}
+	child.copyTo(homeFilesNamed(os.Stderr))
 	bw := bufio.NewWriter(w)
 	for _, r := range rows {
 		b, err := wire.Marshal(r)

@@ -116,6 +116,20 @@ func ListenDiagnostics(d *Diagnostics) tea.Cmd {
 	return func() tea.Msg { return <-d.lines }
 }
 
+// FirstDiagnostic returns, from the backend child's stderr, the first
+// diagnostic in the backend's words, without the note that it serves
+// nothing of the workspace ("" when there is none). `scout sessions
+// --json` says it when the session stores are unavailable: the child
+// wrote why (a broken config.toml, a home it cannot determine).
+func FirstDiagnostic(stderr string) string {
+	for line := range strings.SplitSeq(stderr, "\n") {
+		if text, ok := strings.CutPrefix(line, diagnosticPrefix); ok && text != "" {
+			return display.Clean(strings.TrimSuffix(text, wire.UnservedNote))
+		}
+	}
+	return ""
+}
+
 // Unserved returns, from the backend child's stderr, why it serves
 // nothing of the workspace: the reason of its first diagnostic that says
 // so ("" when none does). `scout filter` reads it once the child exited.
