@@ -119,7 +119,7 @@ func printSessionsJSON(w io.Writer) error {
 	stop() // its stderr is complete once it has exited
 	if err != nil {
 		why := bridge.Describe(err)
-		if d := bridge.FirstDiagnostic(child.String()); d != "" && bridge.Code(err) == wire.CodeDiscoveryUnavailable {
+		if d := bridge.Diagnostic(child.String(), ""); d != "" && bridge.Code(err) == wire.CodeDiscoveryUnavailable {
 			if home, herr := config.HomeDir(os.Getenv); herr == nil {
 				d = bridge.NameHomeFiles(d, home)
 			}

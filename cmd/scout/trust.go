@@ -10,6 +10,10 @@ import (
 	"github.com/scoutdev/scout/tui/bridge"
 )
 
+// trustDiagnostic begins the backend's diagnostic of a failed
+// workspace.trust (backend/files_methods.go).
+const trustDiagnostic = "workspace.trust: "
+
 // newTrustCmd is `scout trust`: the deliberate way to adopt the project's
 // .scout/config.toml (its deny globs, ignore setting and providers). The
 // decision is remembered with the file's SHA-256, so a changed file is
@@ -22,16 +26,23 @@ func newTrustCmd() *cobra.Command {
 			"Until then scout ignores the file. If the file changes, it is untrusted again.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, stop, err := startBackend([]string{wire.MethodWorkspaceTrust}, nil, nil)
+			// The backend says why adoption failed on its stderr: that
+			// is the reason this command's one line gives.
+			child := &childStderr{}
+			c, stop, err := startBackend([]string{wire.MethodWorkspaceTrust}, nil, child)
 			if err != nil {
 				return err
 			}
-			defer stop()
 			ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 			defer cancel()
 			res, err := c.WorkspaceTrust(ctx)
+			stop() // its stderr is complete once it has exited
 			if err != nil {
-				return fmt.Errorf("the project configuration was not trusted: %s", bridge.Describe(err))
+				why := bridge.Describe(err)
+				if d := bridge.Diagnostic(child.String(), trustDiagnostic); d != "" && bridge.Code(err) == wire.CodeTrustFailed {
+					why = d
+				}
+				return fmt.Errorf("the project configuration was not trusted: %s", why)
 			}
 			out := cmd.OutOrStdout()
 			switch res.Trust {

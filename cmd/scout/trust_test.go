@@ -61,3 +61,34 @@ func TestTrustCommand(t *testing.T) {
 		t.Fatalf("after the file changed: %d %q, want it untrusted again", code, out)
 	}
 }
+
+// TestTrustFailureSaysWhy: a .scout/config.toml that cannot be adopted
+// fails `scout trust` with exit 2 and one line that names the key and the
+// rule it breaks (the backend's own reason), not only that it failed.
+func TestTrustFailureSaysWhy(t *testing.T) {
+	t.Parallel()
+	bin := scouttest.Binary(t)
+	for _, tc := range []struct{ file, want string }{
+		{"[[providers]]\nid = \"openai\"\ntype = \"openai\"\n", ".scout/config.toml: providers[1].id: is a built-in provider's id"},
+		{"[files]\ndeny = [\"!x\"]\n", ".scout/config.toml: files.deny: a deny glob may not be a negation"},
+	} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, ".scout"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".scout", "config.toml"), []byte(tc.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "trust")
+		cmd.Dir, cmd.Env = dir, append(scouttest.Environ(), "SCOUT_HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		ee, ok := err.(*exec.ExitError)
+		line := stderr.String()
+		if !ok || ee.ExitCode() != 2 || len(out) != 0 || strings.Count(line, "\n") != 1 ||
+			!strings.HasPrefix(line, "scout: the project configuration was not trusted: "+tc.want) {
+			t.Errorf("exit %v, stdout %q, stderr %q; want %q", err, out, line, tc.want)
+		}
+	}
+}

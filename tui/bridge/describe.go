@@ -75,6 +75,8 @@ func describeCode(e *wire.Error) string {
 		return "the catalog changed since it was read; reload it and select again"
 	case wire.CodeSelectionInvalid:
 		return "that model cannot be selected"
+	case wire.CodeTrustFailed:
+		return "the project configuration could not be adopted"
 	}
 	return e.Error()
 }

@@ -116,14 +116,16 @@ func ListenDiagnostics(d *Diagnostics) tea.Cmd {
 	return func() tea.Msg { return <-d.lines }
 }
 
-// FirstDiagnostic returns, from the backend child's stderr, the first
-// diagnostic in the backend's words, without the note that it serves
-// nothing of the workspace ("" when there is none). `scout sessions
-// --json` says it when the session stores are unavailable: the child
-// wrote why (a broken config.toml, a home it cannot determine).
-func FirstDiagnostic(stderr string) string {
+// Diagnostic returns, from the backend child's stderr, the first
+// diagnostic in the backend's words whose text starts with prefix ("":
+// any), without prefix and without the note that it serves nothing of the
+// workspace ("" when there is none). The one-shot commands give it as the
+// reason of their one line: `scout sessions --json` when the stores are
+// unavailable (a broken config.toml, a home it cannot determine), `scout
+// trust` when adoption failed.
+func Diagnostic(stderr, prefix string) string {
 	for line := range strings.SplitSeq(stderr, "\n") {
-		if text, ok := strings.CutPrefix(line, diagnosticPrefix); ok && text != "" {
+		if text, ok := strings.CutPrefix(line, diagnosticPrefix+prefix); ok && text != "" {
 			return display.Clean(strings.TrimSuffix(text, wire.UnservedNote))
 		}
 	}
