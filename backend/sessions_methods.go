@@ -25,8 +25,7 @@ func newSessions(opts Options, ws *workspaceState) *sessions.Service {
 	switch {
 	case ws.home == "":
 		fmt.Fprintln(opts.Stderr, "scout backend: the backend home cannot be determined; sessions are unavailable")
-	case ws.broken:
-		fmt.Fprintln(opts.Stderr, "scout backend: config.toml cannot be used; sessions are unavailable until it is fixed")
+	case ws.broken: // already said, with why
 		home, stores = "", sessions.Stores{}
 	}
 	return sessions.New(sessions.Config{

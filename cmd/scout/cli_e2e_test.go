@@ -103,6 +103,14 @@ func TestBrokenConfigIsSaid(t *testing.T) {
 	if !regexp.MustCompile(`\x1b\[[0-9;]*38;5;204m(\x1b\[[0-9;]*m)*[^\x1b]*config\.toml: line 1`).MatchString(x.Screen(true)) {
 		t.Fatalf("the reason is not red:\n%q", x.Screen(true))
 	}
+	// No session store is read either, and the Sessions tab says why in
+	// the same words, not that its store is unsafe.
+	x.Keys("M-2")
+	x.WaitScreen("the reason on the Sessions tab", func(s string) bool {
+		joined := strings.Join(strings.Fields(s), " ")
+		return strings.Contains(joined, "No session can be listed: "+named) && !strings.Contains(joined, "unsafe")
+	})
+	x.Keys("M-1")
 	// Fixed, and the child restarted with R: the note goes, the files come.
 	write(t, filepath.Join(home, "config.toml"), "[files]\nrespect_ignore = true\n")
 	x.Keys("R")

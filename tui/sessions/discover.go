@@ -190,7 +190,7 @@ func (m *Model) failed(msg pageMsg) tea.Cmd {
 		m.disc.err = "The backend reached its request limit; it is being restarted and the sessions are read again."
 		return tui.ReportError(err)
 	}
-	m.disc.err = discoveryError(err)
+	m.disc.err = discoveryError(err, m.unserved)
 	if m.note != "" && !m.noteBad {
 		m.note = "" // the restart it told of has failed too: the error says what now
 	}
@@ -198,12 +198,17 @@ func (m *Model) failed(msg pageMsg) tea.Cmd {
 	return tui.ReportError(m.disc.reported)
 }
 
-// discoveryError says what went wrong with discovery and what to do.
-func discoveryError(err error) string {
+// discoveryError says what went wrong with discovery and what to do;
+// unserved is why the backend serves nothing, when it said so (then the
+// stores are unavailable for that reason, not for their own).
+func discoveryError(err error, unserved string) string {
 	switch bridge.Code(err) {
 	case wire.CodeStaleRevision:
 		return "The sessions kept changing while they were read (an agent is writing?), so discovery stopped. Press Ctrl-R to try again."
 	case wire.CodeDiscoveryUnavailable:
+		if unserved != "" {
+			return "No session can be listed: " + unserved + ". Fix it, then press R to restart the backend."
+		}
 		return "The session store in scout's home is unsafe or unreadable (a symlink, not a folder, or not readable), so no session can be listed. Fix its sessions folder, then press Ctrl-R."
 	case wire.CodeDiscoveryRecordBytes:
 		return "A session history holds a record over 8 MiB, so discovery stopped. Archive or remove that history, then press Ctrl-R."

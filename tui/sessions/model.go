@@ -16,6 +16,7 @@ package sessions
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -69,6 +70,10 @@ type Model struct {
 	// over, an open refused), shown above the footer until replaced.
 	note    string
 	noteBad bool
+	// unserved is why the backend serves nothing (a broken config.toml),
+	// from its diagnostic: what an unavailable store is then to be
+	// explained by.
+	unserved string
 }
 
 // New returns the Sessions page.
@@ -162,9 +167,17 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case openMsg:
 		return m, m.handleOpen(msg)
 	case bridge.RestartedMsg:
+		m.unserved = ""
 		return m, m.restarted()
 	case bridge.DownMsg:
 		m.wentDown()
+	case bridge.DiagnosticMsg:
+		if msg.Unserved {
+			m.unserved = strings.TrimSuffix(msg.Text, wire.UnservedNote)
+			if bridge.Code(m.disc.reported) == wire.CodeDiscoveryUnavailable {
+				m.disc.err = discoveryError(m.disc.reported, m.unserved) // it came before the reason
+			}
+		}
 	}
 	return m, nil
 }
