@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/scoutdev/scout/tui/internal/display"
 )
@@ -23,14 +24,20 @@ func QueryInput(placeholder, value string) textinput.Model {
 }
 
 // QueryLine lays out a page's first line in width cells: the query field
-// on the left, right (the counts) flush right; when both do not fit, the
+// on the left, right (the counts) flush right. The field's padding (the
+// blank cells textinput draws after the value) gives way to counts longer
+// than the room kept for them; when the text itself leaves no room, the
 // field alone, cut to the width.
 func QueryLine(width int, field, right string) string {
 	gap := width - display.Width(field) - display.Width(right)
-	if gap < 1 {
-		return display.Truncate(field, width, "")
+	if gap >= 1 {
+		return field + strings.Repeat(" ", gap) + right
 	}
-	return field + strings.Repeat(" ", gap) + right
+	plain := ansi.Strip(field)
+	if pad := len(plain) - len(strings.TrimRight(plain, " ")); pad >= 1-gap {
+		return display.Truncate(field, width-display.Width(right)-1, "") + " " + right
+	}
+	return display.Truncate(field, width, "")
 }
 
 // QueryCursor is where the terminal's cursor goes in a query field made by

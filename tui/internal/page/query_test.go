@@ -17,6 +17,11 @@ func TestQueryLine(t *testing.T) {
 		{9, "> abc", "3/10", "> abc"},  // no room for both: the field alone
 		{3, "> abcdef", "3/10", "> a"}, // cut to the width
 		{8, "> é", "1/1", "> é  1/1"},  // widths are cells, not bytes
+		// Counts longer than the room kept for them take the field's
+		// padding, never its text.
+		{27, "> session           ", "1234/5678 so far", "> session  1234/5678 so far"},
+		{20, "> session           ", "1234/5678 so far", "> session           "}, // the text leaves no room
+		{9, "> abc    ", "3/10", "> abc    "},
 	} {
 		if got := page.QueryLine(c.width, c.field, c.right); got != c.want {
 			t.Errorf("QueryLine(%d, %q, %q) = %q, want %q", c.width, c.field, c.right, got, c.want)
