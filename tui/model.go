@@ -107,6 +107,11 @@ func New(opts Options) Model {
 		trust:   opts.Backend.Init().Workspace.Trust,
 		outcome: Outcome{Cancelled: true},
 	}
+	if len(m.pages) < 2 { // one tab: nothing to go to
+		for _, b := range []*key.Binding{&m.keys.GoTo, &m.keys.Next, &m.keys.Prev} {
+			b.SetEnabled(false)
+		}
+	}
 	m.restyle()
 	return m
 }

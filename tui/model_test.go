@@ -198,3 +198,18 @@ func TestUnicodeCoreReportCountsByGraphemes(t *testing.T) {
 		t.Fatalf("after 2027 reported the family is %d cells, want 2 (one cluster)", got)
 	}
 }
+
+// With one tab (the sessions-only picker, candidates on stdin) help offers
+// no key to go to another.
+func TestHelpWithOneTabOffersNoTabKeys(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Files: []string{"a.go"}})
+	h := pagetest.Start(t, fake, pagetest.Options{Pages: []tui.Page{tui.NewPlaceholder("Lines", "lines page")}, Width: 100, Height: 20})
+	h.WaitText("lines page")
+	h.TM.Type("?")
+	f := h.WaitText("suspend")
+	for _, k := range []string{"go to tab", "next tab", "previous tab"} {
+		if strings.Contains(f.Plain(), k) {
+			t.Errorf("help offers %q with one tab:\n%s", k, f.Plain())
+		}
+	}
+}

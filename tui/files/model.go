@@ -135,17 +135,18 @@ func (m *Model) Title() string {
 }
 
 // Keys implements tui.Page. The tree's keys are left out while a query
-// is ranked: there →, ←, Home and End move in the query line.
+// is ranked (there →, ←, Home and End move in the query line) and while
+// the backend serves nothing; Ctrl-R while it is down (R restarts it).
 func (m *Model) Keys() help.KeyMap {
 	k := m.keys
-	tree := m.treeMode()
+	tree := m.treeMode() && m.unserved == ""
 	for _, b := range []*key.Binding{&k.Expand, &k.Collapse, &k.Top, &k.Bottom} {
 		b.SetEnabled(tree)
 	}
 	for _, b := range []*key.Binding{&k.PreviewUp, &k.PreviewDown, &k.PreviewPageUp, &k.PreviewPageDown} {
 		b.SetEnabled(m.previewShown())
 	}
-	k.Rescan.SetEnabled(m.stdin == nil) // input is read once
+	k.Rescan.SetEnabled(m.stdin == nil && !m.Down()) // input is read once
 	return k
 }
 

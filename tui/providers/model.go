@@ -114,7 +114,17 @@ func (m *Model) restyle() {
 func (m *Model) Title() string { return "Providers" }
 
 // Keys implements tui.Page.
-func (m *Model) Keys() help.KeyMap { return m.keys }
+// The keys that ask the backend are left out while it is down: R
+// restarts it.
+func (m *Model) Keys() help.KeyMap {
+	k := m.keys
+	if m.Down() {
+		for _, b := range []*key.Binding{&k.Refresh, &k.Reload, &k.Select, &k.Enable} {
+			b.SetEnabled(false)
+		}
+	}
+	return k
+}
 
 // Init implements tui.Page: nothing until the page is shown.
 func (m *Model) Init() tea.Cmd { return nil }

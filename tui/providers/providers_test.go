@@ -577,3 +577,29 @@ func TestWithoutTheModelList(t *testing.T) {
 	h.Type(" ")
 	h.WaitText("This backend does not offer enabling models: add alpha to enabled_models in " + testConfigFile)
 }
+
+// Help offers only keys that act now: while the child is down the keys
+// that ask the backend (r, ctrl+r, enter) are left out of the help line
+// and of ?, and R (the root's restart) is in; they are back once it runs.
+func TestHelpWhileDownOffersOnlyRestart(t *testing.T) {
+	fake := newFake()
+	h := start(t, fake, 160, 30)
+	h.loaded()
+	h.WaitText("refresh focused provider")
+	fake.Crash()
+	f := h.WaitText("● down", "R restart backend")
+	if strings.Contains(f.View, "refresh focused provider") {
+		t.Fatalf("the help line offers r while the backend is down:\n%s", f.View)
+	}
+	h.Type("?")
+	f = h.WaitText("restart backend", "suspend")
+	for _, k := range []string{"refresh focused provider", "reload catalog", "models / select"} {
+		if strings.Contains(f.View, k) {
+			t.Errorf("? offers %q while the backend is down:\n%s", k, f.View)
+		}
+	}
+	h.Press(tea.KeyEscape)
+	h.Type("R")
+	h.loaded()
+	h.WaitText("refresh focused provider")
+}

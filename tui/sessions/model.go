@@ -111,7 +111,13 @@ func (m *Model) restyle() {
 func (m *Model) Title() string { return "Sessions" }
 
 // Keys implements tui.Page.
-func (m *Model) Keys() help.KeyMap { return m.keys }
+// Ctrl-R is left out while the backend is down: R restarts it, and the
+// sessions are then read again.
+func (m *Model) Keys() help.KeyMap {
+	k := m.keys
+	k.Rescan.SetEnabled(!m.Down())
+	return k
+}
 
 // Init implements tui.Page: nothing until the page is shown.
 func (m *Model) Init() tea.Cmd { return nil }

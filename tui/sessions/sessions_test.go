@@ -591,3 +591,17 @@ func TestTiesAreOrderedAsSessionList(t *testing.T) {
 		t.Fatalf("rows %q, want the newest, then the tie by agent: claude-code before codex", got)
 	}
 }
+
+// Help offers ctrl+r only while the backend runs: down, R restarts it and
+// the sessions are then read again.
+func TestHelpWhileDownLeavesOutCtrlR(t *testing.T) {
+	fake := bridgetest.New(bridgetest.Options{Sessions: fixture})
+	h := start(t, fake, 160, 24)
+	h.complete()
+	h.WaitText("read sessions again")
+	fake.Crash()
+	f := h.WaitText("● down", "R restart backend")
+	if strings.Contains(f.View, "read sessions again") {
+		t.Fatalf("the help line offers ctrl+r while the backend is down:\n%s", f.View)
+	}
+}

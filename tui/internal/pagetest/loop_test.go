@@ -53,7 +53,7 @@ func TestWaitMsgWaitsForTheMessageToBeHandled(t *testing.T) {
 		k, ok := msg.(tea.KeyPressMsg)
 		return ok && k.String() == "?"
 	})
-	if !strings.Contains(f.Plain(), "go to tab") {
+	if !strings.Contains(f.Plain(), "suspend") {
 		t.Fatalf("the frame after ? shows no help:\n%s", f.Plain())
 	}
 }
@@ -65,7 +65,7 @@ func TestNowIsAfterWhatWasSent(t *testing.T) {
 	h.WaitText("files page")
 	h.Press(tea.KeyRight, tea.ModCtrl)
 	h.Type("?")
-	if f := h.Now(); f.Tab != "Files" || !strings.Contains(f.Plain(), "go to tab") {
+	if f := h.Now(); f.Tab != "Files" || !strings.Contains(f.Plain(), "suspend") {
 		t.Fatalf("tab %q, view:\n%s", f.Tab, f.Plain())
 	}
 }
