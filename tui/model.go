@@ -12,6 +12,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -323,6 +324,9 @@ func (m Model) handleRestarted(msg bridge.RestartedMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {
+	if errors.Is(msg.Err, ErrDown) && m.state == StateDown && m.lastErr != "" {
+		return m, nil // the reason the child went down is kept
+	}
 	m.lastErr = bridge.Describe(msg.Err)
 	if bridge.Code(msg.Err) == wire.CodeRequestLimit && m.state == StateReady {
 		// docs/protocol.md §8: a child that has admitted its limit is replaced.

@@ -213,3 +213,19 @@ func TestHelpWithOneTabOffersNoTabKeys(t *testing.T) {
 		}
 	}
 }
+
+// A key that asks a dead backend (a page reports tui.ErrDown) keeps the
+// reason the child went down on the status line: it already says that R
+// restarts it.
+func TestTheCrashReasonOutlivesKeysPressedWhileDown(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	h.fake.Crash()
+	h.waitText("the backend stopped (signal: killed); press R to restart it")
+	h.tm.Send(tui.ErrMsg{Err: tui.ErrDown})
+	h.tm.Send(tui.ErrMsg{Err: tui.ErrDown})
+	f := h.Now()
+	if !strings.Contains(f.Plain(), "signal: killed") || strings.Contains(f.Plain(), "is not running") {
+		t.Fatalf("the reason gave way to the key's error:\n%s", f.Plain())
+	}
+}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -73,6 +75,11 @@ func Accept(items []string) tea.Cmd {
 type ErrMsg struct {
 	Err error
 }
+
+// ErrDown is what a page reports when a key asks a backend that is not
+// running. While the status line says why the child went down, that
+// reason stays: it already says that R restarts it.
+var ErrDown = errors.New("the backend is not running; press R to restart it")
 
 // ReportError returns a Cmd that reports err.
 func ReportError(err error) tea.Cmd {

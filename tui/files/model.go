@@ -319,15 +319,11 @@ func (m *Model) rescan() tea.Cmd {
 		return nil // input is read once
 	}
 	if m.Down() {
-		return tui.ReportError(&bridgeDown{})
+		return tui.ReportError(tui.ErrDown)
 	}
 	m.dropListings()
 	return tea.Batch(m.startScan(), m.moved())
 }
-
-type bridgeDown struct{}
-
-func (*bridgeDown) Error() string { return "the backend is not running; press R to restart it" }
 
 // accept is Enter: the marked files, else the focused row. While the
 // snapshot or the ranking of the current query is still on its way, the

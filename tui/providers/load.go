@@ -60,7 +60,7 @@ type loadedMsg struct {
 	err error
 }
 
-var errDown = errors.New("the backend is not running; press R to restart it")
+var errDown = tui.ErrDown
 
 // startLoad abandons any read in flight and reads status and catalog,
 // every page of both.

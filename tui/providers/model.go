@@ -188,6 +188,9 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case bridge.DownMsg:
 		// The root's R restarts a dead child; help lists it once.
 		m.keys.Restart.SetEnabled(false)
+		if !m.msgBad {
+			m.msg = "" // what the child did before it died is no news now
+		}
 		m.abandonAll("The backend stopped")
 	}
 	return m, nil

@@ -601,5 +601,11 @@ func TestHelpWhileDownOffersOnlyRestart(t *testing.T) {
 	h.Press(tea.KeyEscape)
 	h.Type("R")
 	h.loaded()
-	h.WaitText("refresh focused provider")
+	h.WaitText("refresh focused provider", "The backend was restarted")
+	// Down again: what the child did before it died goes with it.
+	fake.Crash()
+	f = h.WaitText("● down")
+	if strings.Contains(f.View, "The backend was restarted") {
+		t.Fatalf("the dead child's restart note is still shown:\n%s", f.View)
+	}
 }

@@ -15,7 +15,6 @@
 package sessions
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -253,7 +252,7 @@ func (m *Model) rescan() tea.Cmd {
 	return m.startDiscovery()
 }
 
-var errDown = errors.New("the backend is not running; press R to restart it")
+var errDown = tui.ErrDown
 
 func (m *Model) move(d int) {
 	n := len(m.filter.shown)
