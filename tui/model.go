@@ -86,6 +86,11 @@ type Model struct {
 	lastErr string
 	diags   *bridge.Diagnostics
 	note    string // the child's last diagnostic
+	// unserved is the diagnostic of a child starting up that serves
+	// nothing, held until the restart is done: it comes before the child
+	// answers initialize, and the pages drop the old child's state on
+	// RestartedMsg.
+	unserved *bridge.DiagnosticMsg
 	outcome Outcome
 	// quitting is set with the Quit that ends the picker: the last frame
 	// is empty, so an inline picker leaves nothing behind.
@@ -277,7 +282,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) restart() (Model, tea.Cmd) {
 	m.state = StateRestarting
-	m.lastErr, m.note = "", "" // the new child says its own
+	m.lastErr, m.note, m.unserved = "", "", nil // the new child says its own
 	m.restyle()
 	return m, bridge.Restart(m.backend)
 }
@@ -320,7 +325,16 @@ func (m Model) handleRestarted(msg bridge.RestartedMsg) (tea.Model, tea.Cmd) {
 	m.trust = msg.Init.Workspace.Trust
 	m.lastErr = ""
 	m.restyle()
-	return m.broadcast(msg)
+	m, cmd := m.broadcast(msg)
+	if d := m.unserved; d != nil { // it said so while it started
+		m.unserved = nil
+		m.state = StateUnserved
+		m.restyle()
+		var dcmd tea.Cmd
+		m, dcmd = m.broadcast(*d)
+		cmd = tea.Batch(cmd, dcmd)
+	}
+	return m, cmd
 }
 
 func (m Model) handleErr(msg ErrMsg) (tea.Model, tea.Cmd) {

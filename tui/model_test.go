@@ -11,6 +11,7 @@ import (
 
 	"github.com/scoutdev/scout/backend/wire"
 	"github.com/scoutdev/scout/tui"
+	"github.com/scoutdev/scout/tui/bridge"
 	"github.com/scoutdev/scout/tui/bridge/bridgetest"
 	"github.com/scoutdev/scout/tui/internal/display"
 	"github.com/scoutdev/scout/tui/internal/pagetest"
@@ -227,5 +228,24 @@ func TestTheCrashReasonOutlivesKeysPressedWhileDown(t *testing.T) {
 	f := h.Now()
 	if !strings.Contains(f.Plain(), "signal: killed") || strings.Contains(f.Plain(), "is not running") {
 		t.Fatalf("the reason gave way to the key's error:\n%s", f.Plain())
+	}
+}
+
+// A child that serves nothing says so while it starts, before it answers
+// initialize: a restart of a still broken configuration ends not serving,
+// with R still bound, never ready.
+func TestRestartIntoAnUnservedChildStaysNotServing(t *testing.T) {
+	h := startRoot(t)
+	h.waitText("files page")
+	diag := bridge.DiagnosticMsg{Text: "config.toml: files.respect: unknown key" + wire.UnservedNote, Unserved: true}
+	h.tm.Send(diag)
+	h.waitText("● not serving")
+	h.fake.SetRestartHook(func() { h.tm.Send(diag) })
+	h.tm.Type("R")
+	h.wait("the restart, not serving", func(v, _ string) bool {
+		return h.fake.Calls("restart") == 1 && strings.Contains(v, "● not serving") && strings.Contains(v, "R restart backend")
+	})
+	if f := h.Now(); strings.Contains(f.Plain(), "● ready") || !strings.Contains(f.Plain(), "unknown key") {
+		t.Fatalf("after the restart:\n%s", f.Plain())
 	}
 }

@@ -26,6 +26,10 @@ func (m Model) handleDiagnostic(msg bridge.DiagnosticMsg) (tea.Model, tea.Cmd) {
 		return m, listen
 	}
 	m.note = strings.TrimSuffix(msg.Text, wire.UnservedNote) + "; nothing is listed: " + unservedHint
+	if m.state == StateRestarting {
+		m.unserved = &msg // said once the restart is done
+		return m, listen
+	}
 	if m.state == StateReady {
 		m.state = StateUnserved
 	}

@@ -111,8 +111,12 @@ type DiagnosticMsg struct {
 }
 
 // ListenDiagnostics waits for the next diagnostic; the root re-arms it
-// after each one.
+// after each one. With no Diagnostics (a picker whose child's stderr is
+// not read, as in tests) there is nothing to wait for.
 func ListenDiagnostics(d *Diagnostics) tea.Cmd {
+	if d == nil {
+		return nil
+	}
 	return func() tea.Msg { return <-d.lines }
 }
 

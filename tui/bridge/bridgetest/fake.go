@@ -68,6 +68,8 @@ type Fake struct {
 	walkOrder []wire.FileEntry // entries as project.index lists them
 	snapshot  []wire.FileEntry // what project.files reports
 	events    chan rpcclient.Event
+	// restartHook runs at the start of every Restart (SetRestartHook).
+	restartHook func()
 
 	mu      sync.Mutex
 	child   uint64
@@ -236,10 +238,18 @@ func (f *Fake) Child() uint64 {
 // Events implements bridge.Backend.
 func (f *Fake) Events() <-chan rpcclient.Event { return f.events }
 
+// SetRestartHook makes every Restart call fn first, while the picker
+// waits for the new child: what a child says as it starts (a diagnostic)
+// comes then. Set it before the restart it is for.
+func (f *Fake) SetRestartHook(fn func()) { f.restartHook = fn }
+
 // Restart implements bridge.Backend: a new child at generation 1, with no
 // discovery scan and no catalog revision yet (cursors and guards of the
 // old child are unknown to it).
 func (f *Fake) Restart(ctx context.Context) error {
+	if hook := f.restartHook; hook != nil {
+		hook()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls["restart"]++
