@@ -91,7 +91,7 @@ type Model struct {
 	// answers initialize, and the pages drop the old child's state on
 	// RestartedMsg.
 	unserved *bridge.DiagnosticMsg
-	outcome Outcome
+	outcome  Outcome
 	// quitting is set with the Quit that ends the picker: the last frame
 	// is empty, so an inline picker leaves nothing behind.
 	quitting bool
