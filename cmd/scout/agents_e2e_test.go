@@ -41,12 +41,17 @@ func TestSessionsJSON(t *testing.T) {
 		t.Fatalf("%v, stderr %q", err, stderr.String())
 	}
 	got := map[sessionstest.Key]sessionstest.Want{}
-	for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+	var prev wire.SessionRow
+	for i, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
 		var r wire.SessionRow
 		if err := wire.UnmarshalStrict([]byte(line), &r); err != nil {
 			t.Fatalf("line %q: %v", line, err)
 		}
 		got[sessionstest.Key{Agent: r.Agent, ID: r.ID}] = sessionstest.Want{Title: r.Title, Busy: r.Busy}
+		if i > 0 && (r.UpdatedAt > prev.UpdatedAt || r.UpdatedAt == prev.UpdatedAt && r.Agent < prev.Agent) {
+			t.Errorf("not newest first: %s %s (%s) after %s %s (%s)", r.Agent, r.ID, r.UpdatedAt, prev.Agent, prev.ID, prev.UpdatedAt)
+		}
+		prev = r
 	}
 	if len(got) != len(a.Rows) {
 		t.Errorf("%d rows, want %d:\n%s", len(got), len(a.Rows), stdout.String())

@@ -31,7 +31,8 @@ func newFilterCmd() *cobra.Command {
 			"matches best first, one per line, exactly as the picker lists them. With --stdin,\n" +
 			"rank the non-empty lines of standard input instead (like fzf --filter;\n" +
 			"--read0: NUL-separated). --print0 ends each printed match with NUL.\n" +
-			"Exit status 0 when something matched, 1 when nothing did.",
+			"Exit status 0 when something matched, 1 when nothing did, 2 on a usage or\n" +
+			"startup error (a config.toml scout cannot use, say).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 0 {

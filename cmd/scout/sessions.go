@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,9 +100,9 @@ const jsonAttempts = 3
 const discoverTimeout = 60 * time.Second
 
 // printSessionsJSON discovers every session to validated completion and
-// prints the rows, one JSON object per line, in the order they came.
-// Nothing is printed before discovery completed: the rows of an
-// unfinished scan are provisional.
+// prints the rows, one JSON object per line, newest first (session.list's
+// order: updated_at, then agent, then id). Nothing is printed before
+// discovery completed: the rows of an unfinished scan are provisional.
 func printSessionsJSON(w io.Writer) error {
 	// The backend's diagnostics are said once it has exited: after the
 	// rows, or, on an error, as the one line's reason when they give it.
@@ -128,6 +130,9 @@ func printSessionsJSON(w io.Writer) error {
 		return fmt.Errorf("session discovery failed: %s", why)
 	}
 	child.copyTo(homeFilesNamed(os.Stderr))
+	slices.SortFunc(rows, func(a, b wire.SessionRow) int {
+		return cmp.Or(cmp.Compare(b.UpdatedAt, a.UpdatedAt), cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.ID, b.ID))
+	})
 	bw := bufio.NewWriter(w)
 	for _, r := range rows {
 		b, err := wire.Marshal(r)
