@@ -76,7 +76,9 @@ func equalProvider(a, b Provider) bool {
 
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, doc, want string }{
-		{"syntax", "[files\n", "config.toml: line 2: not valid TOML"},
+		{"syntax", "[files\n", "config.toml: line 1: not valid TOML"},
+		{"syntax, no newline", "[files", "config.toml: line 1: not valid TOML"},
+		{"bad value", "[files]\nrespect_ignore = tru\n", "config.toml: line 2: not valid TOML"},
 		{"duplicate key", "[files]\nrespect_ignore = true\nrespect_ignore = false\n", "line 3: not valid TOML"},
 		{"unknown top", "colour = 1\n", "config.toml: colour: unknown key"},
 		{"unknown files key", "[files]\nrespect = true\n", "files.respect: unknown key"},

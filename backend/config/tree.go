@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -30,11 +31,21 @@ func decode(file string, data []byte) (*table, error) {
 	if _, err := toml.Decode(string(data), &m); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &Error{File: file, Line: pe.Position.Line, Msg: "not valid TOML (syntax error, duplicate key or bad value)"}
+			return nil, &Error{File: file, Line: errorLine(data, pe.Position), Msg: "not valid TOML (syntax error, duplicate key or bad value)"}
 		}
 		return nil, &Error{File: file, Msg: "not valid TOML"}
 	}
 	return newTable(file, "", m), nil
+}
+
+// errorLine is the line of the byte a parse error points at. The
+// parser's own line has already counted a newline it stopped at ("[files"
+// and the end of its line is an error of line 1, which it calls 2).
+func errorLine(data []byte, pos toml.Position) int {
+	if pos.Start < 0 || pos.Start > len(data) {
+		return pos.Line
+	}
+	return bytes.Count(data[:pos.Start], []byte("\n")) + 1
 }
 
 func newTable(file, path string, m map[string]any) *table {
