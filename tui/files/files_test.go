@@ -478,3 +478,19 @@ func TestLineSeparatorsInNamesAreShownReplaced(t *testing.T) {
 		t.Fatalf("accepted %q, want the name as it is", got)
 	}
 }
+
+// A file the scan lists but its folder's listing leaves out (a hard link,
+// one that cannot be read: project.list serves only what it can) has no
+// preview, said as such, not as a failure.
+func TestPreviewOfAFileNotServedSaysSo(t *testing.T) {
+	fake := newFake(true)
+	fake.SetFiles(func(ctx context.Context, n int, def wire.ProjectFilesResult) (wire.ProjectFilesResult, error) {
+		def.Entries = append(def.Entries, wire.FileEntry{Path: "zz-linked.txt", Kind: wire.KindFile})
+		return def, nil
+	})
+	h := start(t, fake, files.Options{Query: "zz-linked"}, 120, 20)
+	if f := h.settled("zz-linked"); f.focused != "zz-linked.txt" {
+		t.Fatalf("focused %q", f.focused)
+	}
+	h.waitText("no preview: the backend does not serve this file")
+}

@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -104,6 +105,10 @@ func (p *preview) fill(msg previewMsg) {
 	p.loading, p.lines, p.note, p.file, p.top = false, nil, "", false, 0
 	p.colour = colouring{}
 	switch {
+	case errors.Is(msg.err, errGone):
+		// Listed by the scan but not by the folder's listing, which
+		// leaves out what it could not serve (docs/protocol.md §4).
+		p.note = "no preview: the backend does not serve this file (removed since, a hard link, or unreadable)"
 	case msg.err != nil:
 		p.note = "preview failed: " + bridge.Describe(msg.err)
 	case msg.dir != nil:
