@@ -97,8 +97,8 @@ func (r *configReport) ask() error {
 	return nil
 }
 
-// listProviders is each provider as "id (no key needed)" or "id (needs a
-// key)".
+// listProviders is each provider as "id (no key needed)" or "id (key
+// required)": what the provider asks for, not whether the key is there.
 func listProviders(ctx context.Context, c *rpcclient.Client) ([]string, error) {
 	st, err := c.ModelCatalogStatus(ctx, nil)
 	if err != nil {
@@ -114,7 +114,7 @@ func listProviders(ctx context.Context, c *rpcclient.Client) ([]string, error) {
 	}
 	var out []string
 	for _, p := range *st.Providers {
-		what := "needs a key"
+		what := "key required"
 		if keyless[p.Provider] {
 			what = "no key needed"
 		}

@@ -40,7 +40,7 @@ func TestConfigCommand(t *testing.T) {
 		"enabled:    " + filepath.Join(home, "enabled.json") + "  (not there",
 		"workspace:  " + dir,
 		"trust:      no .scout/config.toml here",
-		"providers:  openai (needs a key), ollama (no key needed), lmstudio (no key needed)",
+		"providers:  openai (key required), ollama (no key needed), lmstudio (no key needed)",
 	} {
 		if !strings.Contains(out, want+"") {
 			t.Errorf("scout config does not say %q:\n%s", want, out)
