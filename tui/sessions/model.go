@@ -153,7 +153,7 @@ func (m *Model) Update(msg tea.Msg) (tui.Page, tea.Cmd) {
 	case tea.PasteMsg:
 		return m, m.edit(msg)
 	case tea.WindowSizeMsg:
-		m.input.SetWidth(max(m.Width()-len(m.input.Prompt)-countWidth, 1))
+		m.input.SetWidth(page.QueryWidth(m.Width(), m.input.Prompt, countWidth))
 		m.scrollTo()
 	case page.RestyleMsg:
 		m.restyle()

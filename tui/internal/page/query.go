@@ -23,6 +23,18 @@ func QueryInput(placeholder, value string) textinput.Model {
 	return in
 }
 
+// QueryWidth is the width of a query field of prompt on a line of width
+// cells that keeps room cells for the counts right of it. Below 40
+// columns (narrower than scout is made for) the room shrinks to a third
+// of the line, so the query stays readable: counts longer than the room
+// take the field's padding (QueryLine), or give way.
+func QueryWidth(width int, prompt string, room int) int {
+	if width < 40 {
+		room = min(room, width/3)
+	}
+	return max(width-display.Width(prompt)-room, 1)
+}
+
 // QueryLine lays out a page's first line in width cells: the query field
 // on the left, right (the counts) flush right. The field's padding (the
 // blank cells textinput draws after the value) gives way to counts longer

@@ -29,6 +29,19 @@ func TestQueryLine(t *testing.T) {
 	}
 }
 
+func TestQueryWidth(t *testing.T) {
+	for _, c := range []struct{ width, room, want int }{
+		{100, 18, 80}, // "> " and the room kept
+		{40, 18, 20},  // as narrow as scout is made for: the same room
+		{20, 18, 12},  // narrower: a third of the line for the counts
+		{3, 18, 1},    // never less than a cell
+	} {
+		if got := page.QueryWidth(c.width, "> ", c.room); got != c.want {
+			t.Errorf("QueryWidth(%d, \"> \", %d) = %d, want %d", c.width, c.room, got, c.want)
+		}
+	}
+}
+
 func TestQueryInput(t *testing.T) {
 	in := page.QueryInput("type to search", "srv")
 	if in.Value() != "srv" || in.Position() != 3 || !in.Focused() || in.Placeholder != "type to search" {
