@@ -321,6 +321,7 @@ func TestAgentSourcesOpen(t *testing.T) {
 		{Agent: wire.AgentCodex, ID: sessionstest.ID("cx-named")},
 		{Agent: wire.AgentGemini, ID: sessionstest.ID("gm-named")},
 		{Agent: wire.AgentCodex, ID: sessionstest.ID("cx-fork-here")},
+		{Agent: wire.AgentCodex, ID: sessionstest.ID("cx-paginated")},
 		{Agent: wire.AgentScout, ID: "scout-chat"},
 	} {
 		var open wire.SessionOpenResult

@@ -119,6 +119,7 @@ type codexHistory struct {
 	titled      bool
 	scratch     titleBuilder
 	typ, ts     []byte
+	itemText    []byte // a UserMessage item's text parts, joined
 }
 
 func (h *codexHistory) record(line []byte) error {
@@ -209,36 +210,53 @@ func (h *codexHistory) sessionMeta(payload []byte) error {
 // codex-rs/protocol).
 const codexRequestBegin = "## My request for Codex:"
 
-// event reads user_message events: the first makes the rollout a session;
-// the title is the first one Codex's own picker previews
-// (codex-rs/rollout list.rs, event_msg_preview): its text after
-// codexRequestBegin when that is there, trimmed, or "[Image]" for one with
-// no text but images; one with neither is passed over.
+// event reads the user's messages: user_message events, and the
+// item_completed events whose item is a UserMessage, which a rollout of
+// the paginated history mode holds instead (codex-rs/rollout policy.rs,
+// should_persist_event_msg_with_mode: paginated rollouts persist turn
+// items, not the legacy events). The first makes the rollout a session;
+// the title is the first one Codex's own picker previews (codex-rs/rollout
+// list.rs, event_msg_preview): its text after codexRequestBegin when that
+// is there, trimmed, or "[Image]" for one with no text but images; one
+// with neither is passed over.
 func (h *codexHistory) event(payload []byte) {
 	if h.titled || payload == nil {
 		return
 	}
 	s := &h.src.scan
-	isUser, images := false, false
-	var msg []byte
+	images := false
+	var typ, msg, item []byte
 	s.members(payload, func(k, v []byte) bool {
 		switch string(k) {
 		case "type":
-			isUser = string(v) == `"user_message"`
+			typ = v
 		case "message":
 			if isString(v) {
 				msg = v
 			}
 		case "images", "local_images":
 			images = images || nonEmptyArray(v)
+		case "item":
+			item = v
 		}
 		return true
 	})
-	if !isUser || msg == nil {
+	var text []byte
+	switch string(typ) {
+	case `"user_message"`:
+		if msg == nil {
+			return
+		}
+		text, _ = s.str(msg)
+	case `"item_completed"`:
+		var ok bool
+		if text, images, ok = h.userItem(item); !ok {
+			return
+		}
+	default:
 		return
 	}
 	h.hasUser = true
-	text, _ := s.str(msg)
 	if i := bytes.Index(text, []byte(codexRequestBegin)); i >= 0 {
 		text = text[i+len(codexRequestBegin):]
 	}
@@ -250,6 +268,63 @@ func (h *codexHistory) event(payload []byte) {
 	if h.scratch.runes > 0 {
 		h.user, h.titled = append(h.user[:0], h.scratch.text()...), true
 	}
+}
+
+// userItem reads a turn item (codex-rs/protocol items.rs TurnItem, tagged
+// by "type"): a UserMessage's content is UserInput values (user_input.rs,
+// tagged in snake case), whose "text" parts are joined with newlines and
+// whose "image" and "local_image" parts count as images. ok is false for
+// any other item.
+func (h *codexHistory) userItem(item []byte) (text []byte, images, ok bool) {
+	if len(item) == 0 || item[0] != '{' {
+		return nil, false, false
+	}
+	s := &h.src.scan
+	var content []byte
+	s.members(item, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			ok = string(v) == `"UserMessage"`
+		case "content":
+			content = v
+		}
+		return true
+	})
+	if !ok || len(content) == 0 || content[0] != '[' {
+		return nil, false, false
+	}
+	h.itemText = h.itemText[:0]
+	s.elements(content, func(e []byte) bool {
+		if len(e) == 0 || e[0] != '{' {
+			return true
+		}
+		var kind, part []byte
+		s.members(e, func(k, v []byte) bool {
+			switch string(k) {
+			case "type":
+				kind = v
+			case "text":
+				if isString(v) {
+					part = v
+				}
+			}
+			return true
+		})
+		switch string(kind) {
+		case `"text"`:
+			if part != nil {
+				str, _ := s.str(part)
+				if len(h.itemText) > 0 {
+					h.itemText = append(h.itemText, '\n')
+				}
+				h.itemText = append(h.itemText, str...)
+			}
+		case `"image"`, `"local_image"`:
+			images = true
+		}
+		return true
+	})
+	return h.itemText, images, true
 }
 
 // nonEmptyArray reports whether the JSON value v (validated by the

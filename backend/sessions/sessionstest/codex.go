@@ -37,6 +37,15 @@ import (
 //     appended; the last line for an id wins.
 //   - codex-rs/core/src/rollout/mod.rs: archived rollouts live in
 //     $CODEX_HOME/archived_sessions/.
+//   - codex-rs/rollout/src/policy.rs (should_persist_event_msg_with_mode),
+//     codex-rs/protocol/src/items.rs and user_input.rs, later revisions: a
+//     session_meta may carry "history_mode" "legacy" (the default) or
+//     "paginated"; a paginated rollout persists no user_message events but
+//     {"type":"item_completed","thread_id","turn_id","item":TurnItem},
+//     TurnItem tagged by "type" ("UserMessage" {id, content}), its content
+//     UserInput values tagged in snake case ({"type":"text","text",
+//     "text_elements"}, {"type":"image","image_url"}, {"type":"local_image",
+//     "path"}).
 
 // CodexRollout describes one generated Codex rollout.
 type CodexRollout struct {
@@ -71,6 +80,10 @@ type CodexRollout struct {
 	Incomplete bool
 	// Start is the session's start (Epoch when zero).
 	Start time.Time
+	// Paginated writes the paginated history mode: the session_meta says
+	// so and each prompt is an item_completed UserMessage event instead
+	// of a user_message event.
+	Paginated bool
 }
 
 // Path is where r is written below a CODEX_HOME.
@@ -96,6 +109,9 @@ func (r CodexRollout) write(w *countingWriter) {
 		source = `"cli"`
 	}
 	meta := func(id, cwd, extra string) {
+		if r.Paginated {
+			extra += `,"history_mode":"paginated"`
+		}
 		src := `,"source":` + source
 		if r.NoSource {
 			src = ""
@@ -137,7 +153,11 @@ func (r CodexRollout) write(w *countingWriter) {
 				text = fmt.Sprintf("and then step %d", i)
 			}
 			fmt.Fprintf(w, `{"timestamp":%q,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":%s}]}}`+"\n", c.peek(), quote(text))
-			fmt.Fprintf(w, `{"timestamp":%q,"type":"event_msg","payload":{"type":"user_message","message":%s,"images":null,"local_images":[],"text_elements":[]}}`+"\n", c.next(), quote(text))
+			if r.Paginated {
+				fmt.Fprintf(w, `{"timestamp":%q,"type":"event_msg","payload":{"type":"item_completed","thread_id":%q,"turn_id":"turn-%d","item":{"type":"UserMessage","id":"user-%d","content":[{"type":"text","text":%s,"text_elements":[]}]}}}`+"\n", c.next(), r.ID, i, i, quote(text))
+			} else {
+				fmt.Fprintf(w, `{"timestamp":%q,"type":"event_msg","payload":{"type":"user_message","message":%s,"images":null,"local_images":[],"text_elements":[]}}`+"\n", c.next(), quote(text))
+			}
 		}
 		fmt.Fprintf(w, `{"timestamp":%q,"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":`, c.next())
 		padString(w, fmt.Sprintf("reply %d of %s", i, r.ID), r.TextBytes)

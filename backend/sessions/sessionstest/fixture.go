@@ -161,6 +161,12 @@ func (a *Agents) codex(t testing.TB, must func(int64, error), big bool) {
 	must(WriteCodex(dir, CodexRollout{ID: ID("cx-image"), Cwd: ws, Before: []string{`{"type":"user_message","message":"","images":["data:image/png;base64,iVBORw0KGgo="],"local_images":[],"text_elements":[]}`}, Prompt: "what is in this picture", Start: day(3).Add(3 * time.Hour)}))
 	a.row(wire.AgentCodex, ID("cx-image"), "[Image]")
 	// Forks: the first session_meta decides.
+	// The paginated history mode: prompts as UserMessage turn items, the
+	// first one of only an image "[Image]", as Codex previews it.
+	must(WriteCodex(dir, CodexRollout{ID: ID("cx-paginated"), Cwd: ws, Prompt: "from the desktop app", Turns: 2, Paginated: true, NoSource: true, Start: day(3).Add(4 * time.Hour)}))
+	a.row(wire.AgentCodex, ID("cx-paginated"), "from the desktop app")
+	must(WriteCodex(dir, CodexRollout{ID: ID("cx-paginated-image"), Cwd: ws, Paginated: true, Before: []string{`{"type":"item_completed","thread_id":"t","turn_id":"turn-0","item":{"type":"UserMessage","id":"u","content":[{"type":"local_image","path":"/tmp/shot.png"}]}}`}, Start: day(3).Add(5 * time.Hour)}))
+	a.row(wire.AgentCodex, ID("cx-paginated-image"), "[Image]")
 	must(WriteCodex(dir, CodexRollout{ID: ID("cx-fork-here"), ForkOf: ID("cx-parent-elsewhere"), ForkCwd: ws, Cwd: "/srv/other", Prompt: "forked into here", Start: day(4)}))
 	a.row(wire.AgentCodex, ID("cx-fork-here"), "forked into here")
 	must(WriteCodex(dir, CodexRollout{ID: ID("cx-fork-away"), ForkOf: ID("cx-here"), ForkCwd: "/srv/other", Cwd: ws, Prompt: "forked away", Start: day(4).Add(time.Minute)}))
