@@ -64,7 +64,7 @@ func (s *codexSource) candidate(name, id string) bool {
 func (s *codexSource) busy(f *frame, id string) bool { return false }
 
 // codexIndexReader reads session_index.jsonl, {"id","thread_name",
-// "updated_at"} per line, keeping each id's last name. Lines that are not
+// "updated_at"} per line, keeping each id's last name that is not empty. Lines that are not
 // entries are skipped, as Codex skips them. The names kept are bounded by
 // the bytes read (maxPreludeBytes) and cut to a title's length.
 type codexIndexReader struct {
@@ -93,6 +93,9 @@ func (r *codexIndexReader) record(line []byte) error {
 	}
 	r.scratch.reset()
 	r.scratch.add(name)
+	if r.scratch.runes == 0 {
+		return nil // Codex passes over an empty name (find_thread_names_by_ids)
+	}
 	s.names[string(id)] = append(s.names[string(id)][:0], r.scratch.buf...)
 	return nil
 }

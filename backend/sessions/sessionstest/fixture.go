@@ -147,6 +147,10 @@ func (a *Agents) codex(t testing.TB, must func(int64, error), big bool) {
 	if err := AppendCodexName(dir, ID("cx-named"), "Renamed twice"); err != nil {
 		t.Fatal(err)
 	}
+	// An empty name after it changes nothing: Codex passes over empty names.
+	if err := AppendCodexName(dir, ID("cx-named"), ""); err != nil {
+		t.Fatal(err)
+	}
 	a.row(wire.AgentCodex, ID("cx-named"), "Renamed twice")
 	must(WriteCodex(dir, CodexRollout{ID: ID("cx-vscode"), Cwd: ws, Prompt: "from the editor", NoSource: true, Start: day(2).Add(time.Hour)}))
 	a.row(wire.AgentCodex, ID("cx-vscode"), "from the editor")
