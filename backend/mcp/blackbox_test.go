@@ -523,3 +523,26 @@ func TestListedPathsFitAPathArgument(t *testing.T) {
 		t.Errorf("read of a 4,097-byte path: %s", text(res))
 	}
 }
+
+// TestListOfAFlatFolderPastTheBoundSaysItEnds: a folder of more files than
+// one answer holds is listed up to the bound, and next says that the rest
+// cannot be listed (no tool pages a folder) instead of sending the agent
+// to subfolders, which do not hold it.
+func TestListOfAFlatFolderPastTheBoundSaysItEnds(t *testing.T) {
+	t.Parallel()
+	dir := makefs.ScratchDir(t)
+	var fx []string
+	for f := range 10001 {
+		fx = append(fx, fmt.Sprintf("big/f%05d", f))
+	}
+	if err := makefs.Bulk(dir, fx); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, dir)
+	for _, args := range []map[string]any{{"dir": "big"}, {"dir": "big", "limit": 10000}} {
+		r := list(t, cs, args)
+		if r.Count != 10000 || !r.Truncated || !strings.Contains(r.Next, "the rest of this folder cannot be listed") || strings.Contains(r.Next, "subdirectory") {
+			t.Errorf("%v: %d entries, truncated %v, next %q", args, r.Count, r.Truncated, r.Next)
+		}
+	}
+}

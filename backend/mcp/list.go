@@ -126,7 +126,7 @@ func (s *Server) list(ctx context.Context, raw json.RawMessage) (any, string, er
 		// partial listing passed off as one the bounds cut.
 		return nil, "", err
 	}
-	res := result(shown(rel), walk, limit, budget)
+	res := result(shown(rel), walk, limit, budget, args.Recursive)
 	text := listText(res, args.Recursive)
 	// fit counts the entries; the folder's name in the result, the text's
 	// header and the next hint repeat it, escaped twice in the text (a
@@ -138,7 +138,7 @@ func (s *Server) list(ctx context.Context, raw json.RawMessage) (any, string, er
 			break
 		}
 		cut -= over
-		res = result(shown(rel), walk, limit, cut)
+		res = result(shown(rel), walk, limit, cut, args.Recursive)
 		text = listText(res, args.Recursive)
 	}
 	return res, text, nil
@@ -157,7 +157,7 @@ func answerBytes(res ListResult, text string) int {
 // budget bytes of answer, and sorts them by path. An entry whose path is
 // longer than a path argument may be is left out, as unservable: neither
 // tool could be given it back.
-func result(dir string, walk files.WalkResult, limit, budget int) ListResult {
+func result(dir string, walk files.WalkResult, limit, budget int, recursive bool) ListResult {
 	entries := make([]ListEntry, 0, len(walk.Entries))
 	for _, e := range walk.Entries {
 		switch {
@@ -178,7 +178,7 @@ func result(dir string, walk files.WalkResult, limit, budget int) ListResult {
 		// A larger limit helps when the limit cut the listing, or the
 		// smaller budget of a listing without one.
 		raise := (keep == limit && limit < maxLimit) || budget < maxResultBytes
-		res.Next = nextHint(dir, omitted, raise)
+		res.Next = nextHint(dir, omitted, raise, recursive)
 	}
 	res.Entries = entries[:keep]
 	slices.SortFunc(res.Entries, func(a, b ListEntry) int { return strings.Compare(a.Path, b.Path) })
@@ -220,8 +220,10 @@ func quotedLen(s string) int {
 // nextHint says how to see what a truncated listing of dir left out.
 // omitted, when known, is the first entry of the selection left out: the
 // walk stopped inside its folder, the first one not listed in full. raise
-// says whether a larger limit would return more.
-func nextHint(dir string, omitted *ListEntry, raise bool) string {
+// says whether a larger limit would return more. A flat listing cut in
+// dir itself cannot be continued (no tool pages a folder): then it says
+// so rather than send the agent to subfolders that do not hold the rest.
+func nextHint(dir string, omitted *ListEntry, raise, recursive bool) string {
 	if omitted == nil {
 		return "The walk reached its bounds (10,000 entries, 50,000 names, depth 12 or 2.5 seconds) before it saw every entry: " +
 			"list a subdirectory on its own, with its path as dir, to see what it holds."
@@ -231,6 +233,9 @@ func nextHint(dir string, omitted *ListEntry, raise bool) string {
 		larger = fmt.Sprintf("ask again with a larger limit (at most %d)", maxLimit)
 	}
 	parent := path.Dir(omitted.Path)
+	if parent == dir && !recursive && larger == "" {
+		return fmt.Sprintf("More entries exist than one answer holds (%d entries, 1 MiB): the rest of this folder cannot be listed; project_fs_read still reads any file of it by its path.", maxLimit)
+	}
 	if parent == dir || len(parent) > maxNamedDir {
 		if larger != "" {
 			larger += ", or "
