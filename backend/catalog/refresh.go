@@ -65,6 +65,7 @@ func (s *Service) Refresh(ctx context.Context, id string) (*wire.RefreshResult, 
 	return res, install, err
 }
 
+// refresh is Refresh but for what a cancellation drops.
 func (s *Service) refresh(ctx context.Context, id string) (*wire.RefreshResult, func(), error) {
 	p := s.byID[id]
 	err := s.refreshCache(ctx, p)

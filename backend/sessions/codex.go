@@ -64,8 +64,8 @@ func (s *codexSource) candidate(name, id string) bool {
 func (s *codexSource) busy(f *frame, id string) bool { return false }
 
 // codexIndexReader reads session_index.jsonl, {"id","thread_name",
-// "updated_at"} per line, keeping each id's last name that is not empty. Lines that are not
-// entries are skipped, as Codex skips them. The names kept are bounded by
+// "updated_at"} per line, keeping each id's last name that is not empty.
+// Lines that are not entries are skipped, as Codex skips them. The names kept are bounded by
 // the bytes read (maxPreludeBytes) and cut to a title's length.
 type codexIndexReader struct {
 	src     *codexSource

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"cmp"
 	"context"
 	"slices"
 
@@ -30,9 +29,7 @@ func (s *Service) List(ctx context.Context) (*wire.SessionListResult, error) {
 		return nil, protocolError(err)
 	}
 	res.Notices = w.notices
-	slices.SortFunc(res.Sessions, func(a, b wire.SessionRow) int {
-		return cmp.Or(cmp.Compare(b.UpdatedAt, a.UpdatedAt), cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortFunc(res.Sessions, wire.CompareSessionRows)
 	return res, nil
 }
 

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"cmp"
 	"errors"
 )
 
@@ -48,6 +49,13 @@ type SessionRow struct {
 	Cwd       string `json:"cwd"`
 	Busy      bool   `json:"busy"`
 	Records   int64  `json:"records"`
+}
+
+// CompareSessionRows orders rows as session.list does: updated_at
+// descending (the times are UTC RFC 3339 with milliseconds, so their text
+// orders them), then agent, then id.
+func CompareSessionRows(a, b SessionRow) int {
+	return cmp.Or(cmp.Compare(b.UpdatedAt, a.UpdatedAt), cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.ID, b.ID))
 }
 
 // SessionNotices counts histories that are not rows (counts only).

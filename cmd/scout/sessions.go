@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -130,9 +129,7 @@ func printSessionsJSON(w io.Writer) error {
 		return fmt.Errorf("session discovery failed: %s", why)
 	}
 	child.copyTo(homeFilesNamed(os.Stderr))
-	slices.SortFunc(rows, func(a, b wire.SessionRow) int {
-		return cmp.Or(cmp.Compare(b.UpdatedAt, a.UpdatedAt), cmp.Compare(a.Agent, b.Agent), cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortFunc(rows, wire.CompareSessionRows)
 	bw := bufio.NewWriter(w)
 	for _, r := range rows {
 		b, err := wire.Marshal(r)

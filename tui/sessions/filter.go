@@ -3,9 +3,10 @@ package sessions
 import (
 	"context"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/scoutdev/scout/backend/wire"
 )
 
 // The title filter (match.go says how a title matches). Typing never
@@ -169,14 +170,5 @@ func (m *Model) sortOrder() {
 	for i := range m.rows {
 		m.order = append(m.order, i)
 	}
-	slices.SortStableFunc(m.order, func(a, b int) int {
-		ra, rb := m.rows[a], m.rows[b]
-		if c := strings.Compare(rb.UpdatedAt, ra.UpdatedAt); c != 0 {
-			return c
-		}
-		if c := strings.Compare(ra.Agent, rb.Agent); c != 0 {
-			return c
-		}
-		return strings.Compare(ra.ID, rb.ID)
-	})
+	slices.SortStableFunc(m.order, func(a, b int) int { return wire.CompareSessionRows(m.rows[a], m.rows[b]) })
 }
