@@ -155,6 +155,9 @@ func FuzzCodexHistory(f *testing.F) {
 			`{"timestamp":"2026-01-02T03:04:06.000Z","type":"turn_context","payload":{"cwd":"`+agentFuzzRoot+`/x"}}`+"\n"+
 			`{"timestamp":"2026-01-02T03:04:07.000Z","type":"event_msg","payload":{"type":"user_message","message":"hi"}}`+"\n"))
 	f.Add([]byte{}, []byte(`{"timestamp":"2026-01-02T03:04:05.000Z","type":"session_meta","payload":{"id":"s","cwd":"/x","source":{"subagent":"review"}}}`+"\n"))
+	f.Add([]byte(`{"id":"s","thread_name":"","updated_at":"x"}`), []byte(
+		`{"timestamp":"2026-01-02T03:04:05.000Z","type":"session_meta","payload":{"id":"s","cwd":"`+agentFuzzRoot+`","history_mode":"paginated"}}`+"\n"+
+			`{"timestamp":"2026-01-02T03:04:07.000Z","type":"event_msg","payload":{"type":"item_completed","thread_id":"s","turn_id":"t","item":{"type":"UserMessage","id":"u","content":[{"type":"text","text":"hi","text_elements":[]},{"type":"local_image","path":"/p"}]}}}`+"\n"))
 	f.Fuzz(func(t *testing.T, index, data []byte) {
 		src := newCodexSource("/nonexistent", newCwdMatcher(agentFuzzRoot))
 		_, idx := src.prelude()
