@@ -671,3 +671,46 @@ func TestListLimitCountsWhatItReads(t *testing.T) {
 	must(sessionstest.WriteClaude(claude, sessionstest.ClaudeSession{ID: sessionstest.ID("here"), Dir: ws, Prompt: "here"}))
 	wantCode(t, start().Call(wire.MethodSessionList, nil), wire.CodeDiscoveryLimit)
 }
+
+// TestClaudeSessionFiledUnderBothSpellings: run through a symlink, the
+// backend reads Claude Code's project folders of both spellings of the
+// workspace; a history filed in both (the same session) is one row, the
+// canonical folder's, and session.open finds it; a history only in the
+// symlink's folder is a row too.
+func TestClaudeSessionFiledUnderBothSpellings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ws := canonicalTemp(t)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(ws, link); err != nil {
+		t.Fatal(err)
+	}
+	claude := t.TempDir()
+	both := sessionstest.ClaudeSession{ID: sessionstest.ID("both"), Dir: ws, Prompt: "filed twice"}
+	must(sessionstest.WriteClaude(claude, both))
+	copied := both
+	copied.Folder = sessionstest.ClaudeProjectFolder(link)
+	must(sessionstest.WriteClaude(claude, copied))
+	only := sessionstest.ClaudeSession{ID: sessionstest.ID("only-link"), Dir: ws, Folder: sessionstest.ClaudeProjectFolder(link), Prompt: "under the link", Start: sessionstest.Epoch.Add(time.Hour)}
+	must(sessionstest.WriteClaude(claude, only))
+	p := scouttest.Start(t, scouttest.Options{Dir: link, Env: []string{"SCOUT_HOME=" + e.home, "CLAUDE_CONFIG_DIR=" + claude, "PWD=" + link}})
+	p.Initialize(sessionCaps...)
+	var list wire.SessionListResult
+	p.MustCall(wire.MethodSessionList, nil, &list)
+	got := map[string]int{}
+	for _, r := range list.Sessions {
+		got[r.ID]++
+	}
+	if len(list.Sessions) != 2 || got[both.ID] != 1 || got[only.ID] != 1 {
+		t.Fatalf("rows %+v, want %s once and %s", list.Sessions, both.ID, only.ID)
+	}
+	pages := mustFollow(t, p)
+	if n := len(ids(pages)); n != 2 {
+		t.Errorf("discover: %d rows, want 2", n)
+	}
+	var open wire.SessionOpenResult
+	p.MustCall(wire.MethodSessionOpen, map[string]any{"id": both.ID, "agent": wire.AgentClaudeCode}, &open)
+	if open.Session.Title != "filed twice" {
+		t.Errorf("open: %+v", open.Session)
+	}
+}

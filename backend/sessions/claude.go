@@ -1,10 +1,12 @@
 package sessions
 
 import (
+	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/scoutdev/scout/backend/fsguard"
 	"github.com/scoutdev/scout/backend/rfc3339"
 	"github.com/scoutdev/scout/backend/wire"
 )
@@ -84,12 +86,34 @@ func (s *claudeSource) entry(f *frame, name string) entry {
 		switch {
 		case !ok || !wire.ValidSessionID(id) || strings.HasPrefix(id, "agent-"):
 			return entry{}
+		case f.mine && s.copyInCanonical(f, name):
+			return entry{} // the same session, read in the canonical folder
 		case f.mine:
 			return entry{kind: entryHistory}
 		}
 		return entry{kind: entryCounted}
 	}
 	return entry{}
+}
+
+// copyInCanonical reports whether history name of f, when f is the
+// project folder of the workspace root's other spelling (the path the
+// process saw, through a symlink), is there in the folder of the
+// canonical root too: the same session filed under both spellings, whose
+// id would be listed twice. The canonical folder's copy is the one read.
+// A folder name past claudeNameLimit carries a hash scout cannot know:
+// such copies are not looked for.
+func (s *claudeSource) copyInCanonical(f *frame, name string) bool {
+	if len(s.names) < 2 || s.names[0] == s.names[1] || f.path != s.names[1] || len(s.names[0]) > claudeNameLimit {
+		return false
+	}
+	root, err := fsguard.OpenRoot(s.dir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	fi, err := root.Lstat(path.Join("projects", s.names[0], name))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func (s *claudeSource) history(f *frame, name string) history {
