@@ -152,6 +152,23 @@ func TestCandidates(t *testing.T) {
 	if r := Candidates([]byte("[[[ not toml"), "/w", ""); len(r.Deny)+len(r.Protected) != 0 {
 		t.Errorf("candidates of garbage = %+v", r)
 	}
+	// Whatever shape the tables have, and however many globs there are,
+	// every protection that can be read is a candidate: inline provider
+	// tables, [[files]], a glob past the 1,024 the file may hold.
+	many := strings.Repeat(`"x",`, MaxDeny)
+	for _, c := range []struct{ doc, deny, protected string }{
+		{"providers = [{id = \"p\", credential_file = \"inline.json\", bogus = 1}]\n", "", "/w/proj/inline.json"},
+		{"[[files]]\ndeny = [\"d.txt\"]\n", "d.txt", ""},
+		{"[files]\ndeny = [" + many + "\"past.txt\"]\n", "past.txt", ""},
+	} {
+		if _, err := ParseProject([]byte(c.doc), dirs); err == nil {
+			t.Fatalf("%q parsed", c.doc)
+		}
+		r := Candidates([]byte(c.doc), dirs.Workspace, dirs.UserHome)
+		if c.deny != "" && !slices.Contains(r.Deny, c.deny) || c.protected != "" && !slices.Contains(r.Protected, c.protected) {
+			t.Errorf("candidates of %.60q: deny %d globs (%q wanted), protected %q", c.doc, len(r.Deny), c.deny, r.Protected)
+		}
+	}
 }
 
 func TestHomeDir(t *testing.T) {

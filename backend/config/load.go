@@ -147,31 +147,50 @@ func Providers(u *User, p *Project) ([]Provider, error) {
 // Candidates extracts, leniently, every protection a configuration file
 // asks for: the deny globs and credential files that can be read from it
 // even when the file as a whole is invalid (an unknown key elsewhere, a bad
-// provider). They are reserved before adoption is attempted, so a failed
-// adoption still protects them. A file that is not TOML yields nothing.
+// provider, more deny globs than the file may have, a table written as an
+// array of tables or inline). They are reserved before adoption is
+// attempted, so a failed adoption still protects them. A file that is not
+// TOML yields nothing.
 func Candidates(data []byte, base, userHome string) policy.Rules {
 	var r policy.Rules
 	doc, err := decode(ProjectFile, data)
 	if err != nil {
 		return r
 	}
-	if files, ok := doc.m["files"].(map[string]any); ok {
-		if deny, ok := files["deny"].([]any); ok {
-			for _, g := range deny {
-				if s, ok := g.(string); ok && policy.ValidDeny(s) == nil && len(r.Deny) < MaxDeny {
-					r.Deny = append(r.Deny, s)
-				}
+	for _, files := range tables(doc.m["files"]) {
+		deny, _ := files["deny"].([]any)
+		for _, g := range deny {
+			if s, ok := g.(string); ok && policy.ValidDeny(s) == nil {
+				r.Deny = append(r.Deny, s)
 			}
 		}
 	}
-	if provs, ok := doc.m["providers"].([]map[string]any); ok {
-		for _, p := range provs {
-			if s, ok := p["credential_file"].(string); ok {
-				if abs, err := resolvePath(s, base, userHome); err == nil {
-					r.Protected = append(r.Protected, abs)
-				}
+	for _, p := range tables(doc.m["providers"]) {
+		if s, ok := p["credential_file"].(string); ok {
+			if abs, err := resolvePath(s, base, userHome); err == nil {
+				r.Protected = append(r.Protected, abs)
 			}
 		}
 	}
 	return r
+}
+
+// tables is every table v holds as the TOML decoder gives it: a table, an
+// array of tables ([[x]]), or an array holding inline tables.
+func tables(v any) []map[string]any {
+	switch v := v.(type) {
+	case map[string]any:
+		return []map[string]any{v}
+	case []map[string]any:
+		return v
+	case []any:
+		var out []map[string]any
+		for _, e := range v {
+			if t, ok := e.(map[string]any); ok {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	return nil
 }
