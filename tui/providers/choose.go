@@ -62,7 +62,7 @@ func (m *Model) startSelect() tea.Cmd {
 	}
 	switch {
 	case m.Down():
-		return tui.ReportError(errDown)
+		return tui.ReportError(tui.ErrDown)
 	case m.refresh.running:
 		m.msg, m.msgBad = "Wait for the refresh to end (Esc cancels it), then press Enter to select.", false
 		return nil

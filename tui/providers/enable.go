@@ -53,7 +53,7 @@ func (m *Model) startEnable() tea.Cmd {
 	case !ok || m.section != sectionModels || m.enable.running:
 		return nil
 	case m.Down():
-		return tui.ReportError(errDown)
+		return tui.ReportError(tui.ErrDown)
 	case m.refresh.running:
 		m.msg, m.msgBad = "Wait for the refresh to end (Esc cancels it), then press space.", false
 		return nil

@@ -60,8 +60,6 @@ type loadedMsg struct {
 	err error
 }
 
-var errDown = tui.ErrDown
-
 // startLoad abandons any read in flight and reads status and catalog,
 // every page of both.
 func (m *Model) startLoad() tea.Cmd {

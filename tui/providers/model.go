@@ -228,7 +228,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.chooseEffort(-1)
 	case key.Matches(msg, k.Reload):
 		if m.Down() {
-			return tui.ReportError(errDown)
+			return tui.ReportError(tui.ErrDown)
 		}
 		return m.startLoad()
 	case key.Matches(msg, k.Switch):

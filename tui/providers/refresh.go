@@ -61,7 +61,7 @@ func (m *Model) tickElapsed() tea.Cmd {
 func (m *Model) startRefresh() tea.Cmd {
 	switch {
 	case m.Down():
-		return tui.ReportError(errDown)
+		return tui.ReportError(tui.ErrDown)
 	case m.refresh.running:
 		m.msg, m.msgBad = "A refresh of "+m.refresh.provider+" is running; Esc cancels it.", false
 		return nil

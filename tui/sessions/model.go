@@ -245,14 +245,12 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 // rescan is Ctrl-R: discovery from the start.
 func (m *Model) rescan() tea.Cmd {
 	if m.Down() {
-		return tui.ReportError(errDown)
+		return tui.ReportError(tui.ErrDown)
 	}
 	m.note = ""
 	m.disc.autoRestarts = 0
 	return m.startDiscovery()
 }
-
-var errDown = tui.ErrDown
 
 func (m *Model) move(d int) {
 	n := len(m.filter.shown)

@@ -52,7 +52,7 @@ func (m *Model) openFocused() tea.Cmd {
 	case m.open.running:
 		return nil
 	case m.Down():
-		return tui.ReportError(errDown)
+		return tui.ReportError(tui.ErrDown)
 	case !m.complete && m.disc.running:
 		m.note, m.noteBad = noteStillReading, false
 		return nil
