@@ -12,5 +12,5 @@ import (
 // cancellation senders all end with their child or client.
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(testhome.Wrap(m))
 }

@@ -9,7 +9,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	os.Exit(m.Run())
+	os.Exit(testhome.Wrap(m).Run())
 }
 
 func TestCodec(t *testing.T) {

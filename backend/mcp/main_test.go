@@ -11,5 +11,5 @@ import (
 // TestMain fails the package's tests if any goroutine outlives them.
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(testhome.Wrap(m))
 }

@@ -25,7 +25,7 @@ var scan = leakscan.New(leakscan.Canaries{Paths: []string{leakscan.TempDir()}})
 // rpcclient pumps) outlived them.
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	code := m.Run()
+	code := testhome.Wrap(m).Run()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintf(os.Stderr, "goroutines left behind: %v\n", err)

@@ -35,9 +35,10 @@ var unset = []string{
 	"NO_COLOR",
 }
 
-// prefix names the temporary homes, one per test process, so a later
-// process can remove those whose process has exited (TestMain cannot
-// clean up after itself: goleak.VerifyTestMain and os.Exit skip defers).
+// prefix names the temporary homes, one per test process. A process
+// removes its own at the end of Wrap's Run; a later process removes those
+// of processes that exited without getting there (a panic, a kill, a
+// timeout).
 const prefix = "scout-testhome-"
 
 // Dir is the temporary home of this process, set by Isolate.
@@ -173,9 +174,11 @@ func AtExit(fn func()) {
 	cleanups = append(cleanups, fn)
 }
 
-// Wrap returns m with a Run that runs the AtExit functions after the
-// tests: `os.Exit(testhome.Wrap(m).Run())`, or
-// `goleak.VerifyTestMain(testhome.Wrap(m))`.
+// Wrap returns m with a Run that, after the tests, runs the AtExit
+// functions and removes the process's temporary home, so a test run
+// leaves nothing behind: `os.Exit(testhome.Wrap(m).Run())`, or
+// `goleak.VerifyTestMain(testhome.Wrap(m))`. Every TestMain runs its
+// tests through it.
 func Wrap(m *testing.M) interface{ Run() int } { return wrapped{m} }
 
 type wrapped struct{ m *testing.M }
@@ -188,6 +191,9 @@ func (w wrapped) Run() int {
 			fn()
 		}
 		cleanups = nil
+		if Dir != "" {
+			os.RemoveAll(Dir)
+		}
 	}()
 	return w.m.Run()
 }

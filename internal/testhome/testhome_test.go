@@ -1,12 +1,15 @@
 package testhome
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,7 +18,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("CODEX_HOME", "/nonexistent-real-store")
 	os.Setenv("OPENAI_API_KEY", "sk-real")
 	Isolate()
-	os.Exit(m.Run())
+	os.Exit(Wrap(m).Run())
 }
 
 // TestIsolateMovesEveryHome checks the variables Isolate promises: each home
@@ -91,7 +94,8 @@ func TestRaceProcessExitsAtOnce(t *testing.T) {
 
 // TestEveryTestPackageIsolates walks the module: every directory with tests
 // must call Isolate from its TestMain, so a new package cannot write into
-// the real home by forgetting to.
+// the real home by forgetting to, and run its tests through Wrap, so its
+// temporary home is removed when they end.
 func TestEveryTestPackageIsolates(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -119,7 +123,7 @@ func TestEveryTestPackageIsolates(t *testing.T) {
 			return err
 		}
 		dir := filepath.Dir(path)
-		dirs[dir] = dirs[dir] || mainIsolates(f)
+		dirs[dir] = dirs[dir] || mainCalls(f, "Isolate") && mainCalls(f, "Wrap")
 		return nil
 	})
 	if err != nil {
@@ -131,14 +135,14 @@ func TestEveryTestPackageIsolates(t *testing.T) {
 	for dir, ok := range dirs {
 		if !ok {
 			rel, _ := filepath.Rel(root, dir)
-			t.Errorf("%s: no TestMain calls testhome.Isolate()", rel)
+			t.Errorf("%s: no TestMain calls testhome.Isolate() and runs its tests through testhome.Wrap(m)", rel)
 		}
 	}
 }
 
-// mainIsolates reports whether f declares a TestMain that calls Isolate
-// (testhome.Isolate, or Isolate itself in this package).
-func mainIsolates(f *ast.File) bool {
+// mainCalls reports whether f declares a TestMain that calls name
+// (testhome.name, or name itself in this package).
+func mainCalls(f *ast.File, name string) bool {
 	for _, decl := range f.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
 		if !ok || fn.Name.Name != "TestMain" || fn.Body == nil {
@@ -152,9 +156,9 @@ func mainIsolates(f *ast.File) bool {
 			}
 			switch f := call.Fun.(type) {
 			case *ast.SelectorExpr:
-				found = found || f.Sel.Name == "Isolate" && isIdent(f.X, "testhome")
+				found = found || f.Sel.Name == name && isIdent(f.X, "testhome")
 			case *ast.Ident:
-				found = found || f.Name == "Isolate"
+				found = found || f.Name == name
 			}
 			return true
 		})
@@ -168,4 +172,32 @@ func mainIsolates(f *ast.File) bool {
 func isIdent(e ast.Expr, name string) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == name
+}
+
+// TestWrapRemovesTheHome runs this package's tests again in a child
+// process (only TestIsolateMovesEveryHome, through the same TestMain) and
+// checks that the child's temporary home is gone once it has exited.
+func TestWrapRemovesTheHome(t *testing.T) {
+	if os.Getenv("TESTHOME_CHILD") != "" {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run", "^TestIsolateMovesEveryHome$")
+	cmd.Env = append(os.Environ(), "TESTHOME_CHILD=1")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out.String())
+	}
+	dir := filepath.Join(os.TempDir(), prefix+strconv.Itoa(pid))
+	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the child's home is still there after it exited (%v)", err)
+	}
 }

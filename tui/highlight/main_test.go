@@ -10,5 +10,5 @@ import (
 // TestMain runs the package's tests in a home of their own (testhome).
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	os.Exit(m.Run())
+	os.Exit(testhome.Wrap(m).Run())
 }

@@ -12,5 +12,5 @@ import (
 // ~/.sqliterc) and fails them if a goroutine outlives them.
 func TestMain(m *testing.M) {
 	testhome.Isolate()
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(testhome.Wrap(m))
 }
